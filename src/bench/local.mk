@@ -1,0 +1,1 @@
+# src/bench: filled in by its area

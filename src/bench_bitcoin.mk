@@ -1,0 +1,1 @@
+# src: filled in by its area

@@ -1,0 +1,55 @@
+#include "crypto/cpuid.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <stdint.h>
+
+static uint64_t read_xcr0(void)
+{
+    uint32_t lo, hi;
+    /* xgetbv with ecx = 0, spelled as bytes so no -mxsave flag is needed. */
+    __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static void detect(cpu_features *f)
+{
+    unsigned a, b, c, d, max;
+    int osxsave, avx, ymm = 0, zmm = 0;
+
+    max = __get_cpuid_max(0, 0);
+    if (max < 1)
+        return;
+    __cpuid(1, a, b, c, d);
+    f->sse41 = (c >> 19) & 1 && (c >> 9) & 1; /* SSE4.1 and SSSE3 */
+    osxsave = (c >> 27) & 1;
+    avx = (c >> 28) & 1;
+    if (osxsave) {
+        uint64_t xcr0 = read_xcr0();
+        ymm = (xcr0 & 0x6) == 0x6;     /* XMM and YMM state */
+        zmm = (xcr0 & 0xe6) == 0xe6;   /* plus opmask, ZMM_Hi256, Hi16_ZMM */
+    }
+    if (max < 7)
+        return;
+    __cpuid_count(7, 0, a, b, c, d);
+    f->avx2 = ymm && avx && (b >> 5) & 1;
+    f->shani = f->sse41 && (b >> 29) & 1;
+    f->avx512 = zmm && (b >> 16) & 1 && (b >> 30) & 1 && (b >> 31) & 1; /* F, BW, VL */
+}
+#else
+static void detect(cpu_features *f)
+{
+    (void)f;
+}
+#endif
+
+const cpu_features *cpu_features_get(void)
+{
+    static cpu_features features;
+    static int done;
+    if (!done) {
+        detect(&features);
+        done = 1;
+    }
+    return &features;
+}

@@ -1,0 +1,1 @@
+# src/mempool: filled in by its area

@@ -1,0 +1,1 @@
+# src/prevector: filled in by its area

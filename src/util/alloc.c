@@ -1,0 +1,62 @@
+#include "util/alloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static long fail_after = -1; /* < 0: never fail */
+static unsigned long succeeded;
+
+/* One branch on the fast path; the hook is for tests only. */
+static int may_allocate(void)
+{
+    if (fail_after < 0)
+        return 1;
+    if (fail_after == 0)
+        return 0;
+    fail_after--;
+    return 1;
+}
+
+void *util_malloc(size_t n)
+{
+    void *p;
+    if (!may_allocate())
+        return NULL;
+    p = malloc(n ? n : 1);
+    if (p)
+        succeeded++;
+    return p;
+}
+
+void *util_realloc(void *p, size_t n)
+{
+    void *q;
+    if (!may_allocate())
+        return NULL;
+    q = realloc(p, n ? n : 1);
+    if (q)
+        succeeded++;
+    return q;
+}
+
+void *util_malloc_array(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    return util_malloc(count * size);
+}
+
+void util_free(void *p)
+{
+    free(p);
+}
+
+void util_alloc_fail_after(long n)
+{
+    fail_after = n;
+}
+
+unsigned long util_alloc_count(void)
+{
+    return succeeded;
+}

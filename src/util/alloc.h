@@ -1,0 +1,35 @@
+/* The one allocation wrapper every allocating module goes through.
+ *
+ * It behaves as malloc/realloc/free, with one addition for tests: an allocator
+ * can be told to fail, so a test can prove that every allocating function
+ * returns -1 and leaves its object as it was. Not thread-safe by design: the
+ * fail switch is a test-only global. */
+#ifndef UTIL_ALLOC_H
+#define UTIL_ALLOC_H
+
+#include <stddef.h>
+
+/* malloc(n); NULL when out of memory (or when made to fail). n == 0 is
+ * treated as 1 so that NULL always means failure. */
+void *util_malloc(size_t n);
+
+/* realloc(p, n); NULL when out of memory, and then p is untouched. */
+void *util_realloc(void *p, size_t n);
+
+/* An array of count elements of size bytes each, uninitialised; NULL when
+ * count * size overflows size_t or memory runs out. */
+void *util_malloc_array(size_t count, size_t size);
+
+/* free(p); p may be NULL. */
+void util_free(void *p);
+
+/* Test hook: the next n allocations succeed, and every one after them fails,
+ * until util_alloc_fail_after(-1) switches failure off again (the default). */
+void util_alloc_fail_after(long n);
+
+/* Number of allocations (util_malloc/util_realloc/util_malloc_array calls)
+ * that have succeeded since the process started; lets tests check that a
+ * steady-state loop allocates nothing. */
+unsigned long util_alloc_count(void);
+
+#endif

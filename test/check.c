@@ -1,0 +1,165 @@
+#include "check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static unsigned long checks_run;
+static unsigned long checks_failed;
+static const char *program_name = "test";
+static uint64_t rng_state[4];
+
+int check_report(int ok, const char *file, int line, const char *expr)
+{
+    checks_run++;
+    if (!ok) {
+        checks_failed++;
+        fprintf(stderr, "%s:%d: check failed: %s\n", file, line, expr);
+    }
+    return ok;
+}
+
+int check_reportf(int ok, const char *file, int line, const char *fmt, ...)
+{
+    checks_run++;
+    if (!ok) {
+        va_list ap;
+        checks_failed++;
+        fprintf(stderr, "%s:%d: check failed: ", file, line);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+    }
+    return ok;
+}
+
+unsigned long check_failures(void)
+{
+    return checks_failed;
+}
+
+int check_finish(void)
+{
+    printf("%s: %lu checks, %lu failed\n", program_name, checks_run, checks_failed);
+    return checks_failed ? 1 : 0;
+}
+
+/* splitmix64 expands the seed into xoshiro's state (never all zero). */
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+uint64_t check_rng_init(const char *program)
+{
+    uint64_t seed, x;
+    const char *env = getenv("TEST_SEED");
+    int i;
+
+    if (program) {
+        const char *slash = strrchr(program, '/');
+        program_name = slash ? slash + 1 : program;
+    }
+    if (env && *env) {
+        char *end;
+        seed = strtoull(env, &end, 0);
+        if (*end) {
+            fprintf(stderr, "%s: TEST_SEED=%s is not a number\n", program_name, env);
+            exit(99); /* hard error for automake's harness */
+        }
+    } else {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        seed = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec;
+    }
+    printf("%s: seed %llu (replay with TEST_SEED=%llu)\n", program_name,
+           (unsigned long long)seed, (unsigned long long)seed);
+    x = seed;
+    for (i = 0; i < 4; i++)
+        rng_state[i] = splitmix64(&x);
+    return seed;
+}
+
+static uint64_t rotl(uint64_t v, int k)
+{
+    return (v << k) | (v >> (64 - k));
+}
+
+uint64_t check_rng_u64(void)
+{
+    uint64_t *s = rng_state;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+uint64_t check_rng_below(uint64_t bound)
+{
+    /* Rejection sampling: no modulo bias. */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+    uint64_t v;
+    do {
+        v = check_rng_u64();
+    } while (v >= limit);
+    return v % bound;
+}
+
+void check_rng_fill(void *buf, size_t len)
+{
+    unsigned char *p = buf;
+    while (len) {
+        uint64_t v = check_rng_u64();
+        size_t n = len < 8 ? len : 8;
+        memcpy(p, &v, n);
+        p += n;
+        len -= n;
+    }
+}
+
+void check_hex(char *out, const unsigned char *in, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t i;
+    for (i = 0; i < len; i++) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
+    }
+    out[2 * len] = '\0';
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+size_t check_unhex(unsigned char *out, size_t cap, const char *hex)
+{
+    size_t n = strlen(hex), i;
+    if (n % 2 || n / 2 > cap)
+        return (size_t)-1;
+    for (i = 0; i < n / 2; i++) {
+        int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return (size_t)-1;
+        out[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return n / 2;
+}
