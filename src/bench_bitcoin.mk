@@ -1,1 +1,0 @@
-# src: filled in by its area

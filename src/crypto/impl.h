@@ -1,0 +1,32 @@
+/* Internal to the crypto library: the compression functions behind the public
+ * hashes, and the pointers through which the public functions reach the
+ * variant in use. The pointers start on the portable code; only
+ * sha256_autodetect() changes them, after checking each candidate against the
+ * portable code. Not installed; include only from src/crypto and tests. */
+#ifndef CRYPTO_IMPL_H
+#define CRYPTO_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Compress n consecutive 64-byte blocks into the state (big-endian words). */
+typedef void (*sha256_transform_fn)(uint32_t state[8], const unsigned char *blocks, size_t n);
+/* out[32*i..] = SHA256(SHA256(in[64*i..64*i+64])) for i < blocks; out may equal in. */
+typedef void (*sha256_d64_fn)(unsigned char *out, const unsigned char *in, size_t blocks);
+/* Compress n consecutive 64-byte blocks into a SHA1 state. */
+typedef void (*sha1_transform_fn)(uint32_t state[5], const unsigned char *blocks, size_t n);
+/* Compress n consecutive 128-byte blocks into a SHA512 state. */
+typedef void (*sha512_transform_fn)(uint64_t state[8], const unsigned char *blocks, size_t n);
+
+void sha256_transform_portable(uint32_t state[8], const unsigned char *blocks, size_t n);
+void sha256_d64_portable(unsigned char *out, const unsigned char *in, size_t blocks);
+void sha1_transform_portable(uint32_t state[5], const unsigned char *blocks, size_t n);
+void sha512_transform_portable(uint64_t state[8], const unsigned char *blocks, size_t n);
+
+/* The variants in use (defined in dispatch.c). */
+extern sha256_transform_fn sha256_transform_impl;
+extern sha256_d64_fn sha256_d64_impl;
+extern sha1_transform_fn sha1_transform_impl;
+extern sha512_transform_fn sha512_transform_impl;
+
+#endif
