@@ -1,0 +1,1 @@
+# src/bench, extras: Rng, complexity fits, templates (added to libnanobench).
