@@ -1,0 +1,50 @@
+/* bench_bitcoin's benchmarks: one list, the single place a benchmark is registered.
+ *
+ * A benchmark is a function `void Name(nb_bench *bench)` that configures bench (batch, unit,
+ * complexity) and calls nb_run on it exactly once per call; its name is its function's name.
+ * The runner gives it a bench with the name, output and timing options already set, and reads
+ * the complexity N (nb_get_complexity_n) the user asked for with -asymptote (negative when
+ * none). A benchmark must not print and must leave no allocation behind.
+ *
+ * To add one: write the function in the file of its area (crypto_hash.c, prevector.c,
+ * mempool_stress.c, ...) and add one line `BENCHMARK(Name)` to BENCH_BITCOIN_LIST below; that
+ * line both declares the function and registers it. The order of the list does not matter:
+ * the runner sorts by name (byte-wise, strcmp). */
+#ifndef BENCH_BITCOIN_BENCH_H
+#define BENCH_BITCOIN_BENCH_H
+
+#include "bench/nanobench.h"
+
+#define BENCH_BITCOIN_LIST(BENCHMARK) \
+    BENCHMARK(ComplexMemPool) \
+    BENCHMARK(PrevectorClearNontrivial) \
+    BENCHMARK(PrevectorClearTrivial) \
+    BENCHMARK(PrevectorDeserializeNontrivial) \
+    BENCHMARK(PrevectorDeserializeTrivial) \
+    BENCHMARK(PrevectorDestructorNontrivial) \
+    BENCHMARK(PrevectorDestructorTrivial) \
+    BENCHMARK(PrevectorResizeNontrivial) \
+    BENCHMARK(PrevectorResizeTrivial) \
+    BENCHMARK(RIPEMD160) \
+    BENCHMARK(SHA1) \
+    BENCHMARK(SHA256) \
+    BENCHMARK(SHA256D64_1024) \
+    BENCHMARK(SHA256_32b) \
+    BENCHMARK(SHA512) \
+    BENCHMARK(SipHash_32b)
+
+/* Declares every benchmark: void ComplexMemPool(nb_bench *bench); and so on. */
+#define BENCH_BITCOIN_DECLARE(name) void name(nb_bench *bench);
+BENCH_BITCOIN_LIST(BENCH_BITCOIN_DECLARE)
+#undef BENCH_BITCOIN_DECLARE
+
+/* One registered benchmark. */
+typedef struct {
+    const char *name;
+    void (*fn)(nb_bench *bench);
+} bench_entry;
+
+/* The registered benchmarks, in list order (not sorted); *count receives how many. */
+const bench_entry *bench_registry(size_t *count);
+
+#endif
