@@ -1,0 +1,257 @@
+/* nanobench in C: a harness that measures small pieces of code.
+ *
+ * A port of nanobench's design (Config, Result, IterationLogic,
+ * PerformanceCounters). Usage:
+ *
+ *     nb_bench *b = nb_bench_new();
+ *     nb_run(nb_unit(nb_batch(nb_name(b, "SHA256"), 1000000), "byte"), op, &ctx);
+ *     nb_bench_free(b);
+ *
+ * Setters are nanobench's `Bench::fooBar(x)` as `nb_foo_bar(b, x)`; each
+ * returns b so calls chain. Setters copy strings. A bench is not thread-safe;
+ * use one per thread. See doc/harness.md for the columns and the method.
+ *
+ * nb_run is defined here, inline, so that the op inlines at the call site:
+ * the measured loop is "read clock, call op(arg) n times, read clock", and all
+ * the bookkeeping (choosing n, storing, printing) happens in library functions
+ * between epochs. */
+#ifndef NB_NANOBENCH_H
+#define NB_NANOBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nb_bench nb_bench;   /* opaque: the configuration and the results */
+typedef struct nb_result nb_result; /* opaque: one nb_run's epochs and its config snapshot */
+
+/* ---- Bench: lifetime and configuration (nb_bench.c) ---- */
+
+/* A bench with nanobench's defaults: title "benchmark", name "noname", unit
+ * "op", batch 1, 11 epochs, clock resolution multiple 1000, max epoch time
+ * 100 ms, min epoch time 1 ms, min epoch iterations 1, no warmup, time unit
+ * 1 ns "ns", performance counters on, relative off, output stdout.
+ * NULL when memory runs out. */
+nb_bench *nb_bench_new(void);
+
+/* Frees b and every result it holds; b may be NULL. */
+void nb_bench_free(nb_bench *b);
+
+/* The last header cell of the table (default "benchmark"). */
+nb_bench *nb_title(nb_bench *b, const char *title);
+/* The name of the next nb_run's result. */
+nb_bench *nb_name(nb_bench *b, const char *name);
+/* What one batch element is called ("byte": columns "ns/byte", "byte/s"). */
+nb_bench *nb_unit(nb_bench *b, const char *unit);
+/* How many units one op call processes; per-unit columns divide by it. */
+nb_bench *nb_batch(nb_bench *b, double batch);
+/* Adds the "relative" column: the first result's median time / this one's. */
+nb_bench *nb_relative(nb_bench *b, int on);
+/* Measures with perf counters where the kernel offers them (default on). */
+nb_bench *nb_performance_counters(nb_bench *b, int on);
+/* Where rows, headers and warnings go; NULL: print nothing. Not closed by b. */
+nb_bench *nb_output(nb_bench *b, FILE *out);
+/* Number of measured epochs (default 11; 0 is taken as 1). */
+nb_bench *nb_epochs(nb_bench *b, size_t epochs);
+/* Fixed iterations per epoch, no calibration (0: calibrate, the default). */
+nb_bench *nb_epoch_iterations(nb_bench *b, uint64_t iters);
+/* At least this many iterations in each measured epoch (default 1). */
+nb_bench *nb_min_epoch_iterations(nb_bench *b, uint64_t iters);
+/* Iterations run once, unmeasured, before calibration (default 0). */
+nb_bench *nb_warmup(nb_bench *b, uint64_t iters);
+/* Lower bound on an epoch's duration in nanoseconds (default 1 ms). */
+nb_bench *nb_min_epoch_time(nb_bench *b, uint64_t ns);
+/* Upper bound on the epoch target in nanoseconds (default 100 ms). */
+nb_bench *nb_max_epoch_time(nb_bench *b, uint64_t ns);
+/* The problem size of the next nb_run, for complexity fits; adds the
+ * "complexityN" column. Negative: unset (the default). */
+nb_bench *nb_complexity_n(nb_bench *b, double n);
+/* The unit time columns are expressed in: seconds per named unit
+ * (default 1e-9, "ns"). seconds must be > 0. */
+nb_bench *nb_time_unit(nb_bench *b, double seconds, const char *name);
+/* Epoch target = clock resolution * multiple (default 1000), then clamped. */
+nb_bench *nb_clock_resolution_multiple(nb_bench *b, size_t multiple);
+/* Sets a key/value pair that results snapshot (both copied); templates read
+ * it as {{context(key)}}. */
+nb_bench *nb_context(nb_bench *b, const char *key, const char *value);
+/* Removes every context pair. */
+nb_bench *nb_clear_context(nb_bench *b);
+
+/* Getters, one per setter. Strings are owned by b and valid until the next
+ * setter call that changes them or nb_bench_free. */
+const char *nb_get_title(const nb_bench *b);
+const char *nb_get_name(const nb_bench *b);
+const char *nb_get_unit(const nb_bench *b);
+double      nb_get_batch(const nb_bench *b);
+int         nb_get_relative(const nb_bench *b);
+int         nb_get_performance_counters(const nb_bench *b);
+FILE       *nb_get_output(const nb_bench *b);
+size_t      nb_get_epochs(const nb_bench *b);
+uint64_t    nb_get_epoch_iterations(const nb_bench *b);
+uint64_t    nb_get_min_epoch_iterations(const nb_bench *b);
+uint64_t    nb_get_warmup(const nb_bench *b);
+uint64_t    nb_get_min_epoch_time(const nb_bench *b);   /* ns */
+uint64_t    nb_get_max_epoch_time(const nb_bench *b);   /* ns */
+double      nb_get_complexity_n(const nb_bench *b);     /* negative when not set */
+double      nb_get_time_unit(const nb_bench *b);        /* seconds */
+const char *nb_get_time_unit_name(const nb_bench *b);
+size_t      nb_get_clock_resolution_multiple(const nb_bench *b);
+const char *nb_get_context(const nb_bench *b, const char *key); /* NULL when unset */
+
+/* 0 when every setter and nb_run since nb_bench_new succeeded; -1 when one
+ * ran out of memory (the setting or the result was dropped) or a write to
+ * the output failed. */
+int nb_get_error(const nb_bench *b);
+
+/* The steady clock's resolution in seconds, measured once per process. */
+double nb_clock_resolution(void);
+
+/* ---- Running (nb_run inline; the rest in nb_logic.c) ---- */
+
+/* Internal, called by nb_run only: set up a run (0, or -1 and nothing runs);
+ * the next epoch's iteration count (0: done); around one epoch; finish
+ * (store the result, print its row). */
+int      nb_impl_start(nb_bench *b);
+uint64_t nb_impl_next(nb_bench *b);
+void     nb_impl_epoch_begin(nb_bench *b);
+void     nb_impl_epoch_end(nb_bench *b);
+void     nb_impl_finish(nb_bench *b);
+
+#if defined(__GNUC__)
+#define NB_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define NB_ALWAYS_INLINE
+#endif
+
+/* Measures op(arg) under the name set by nb_name, adds one result, prints
+ * its row to the output. op must be safe to call any number of times.
+ * When op is a function the compiler can see, it inlines into the loop. */
+static inline NB_ALWAYS_INLINE nb_bench *nb_run(nb_bench *b, void (*op)(void *arg), void *arg)
+{
+    uint64_t n;
+    if (nb_impl_start(b) != 0)
+        return b;
+    while ((n = nb_impl_next(b)) != 0) {
+        uint64_t i;
+        nb_impl_epoch_begin(b);
+        for (i = 0; i < n; ++i)
+            op(arg);
+        nb_impl_epoch_end(b);
+    }
+    nb_impl_finish(b);
+    return b;
+}
+
+/* nb_do_not_optimize_away(x): the compiler must compute x (a statement).
+ * nb_clobber_memory(): the compiler must assume all memory was read and
+ * written here. */
+#if defined(__GNUC__)
+#define nb_do_not_optimize_away(x)                                         \
+    do {                                                               \
+        __typeof__(x) nb_dnoa_value_ = (x);                            \
+        __asm__ __volatile__("" : : "r,m"(nb_dnoa_value_) : "memory"); \
+    } while (0)
+#define nb_clobber_memory() __asm__ __volatile__("" : : : "memory")
+#else
+#define nb_do_not_optimize_away(x) nb_do_not_optimize_sink((const volatile void *)&(x))
+#define nb_clobber_memory() nb_do_not_optimize_sink(NULL)
+#endif
+/* Fallback for compilers without GNU asm (there x must be an lvalue): an
+ * opaque call the optimizer cannot see through. */
+void nb_do_not_optimize_sink(const volatile void *p);
+
+/* ---- Results (nb_result.c) ---- */
+
+size_t           nb_result_count(const nb_bench *b);
+const nb_result *nb_result_at(const nb_bench *b, size_t i);   /* in the order they were run */
+
+typedef enum {
+    NB_ELAPSED, NB_ITERATIONS, NB_PAGE_FAULTS, NB_CPU_CYCLES, NB_CONTEXT_SWITCHES,
+    NB_INSTRUCTIONS, NB_BRANCH_INSTRUCTIONS, NB_BRANCH_MISSES
+} nb_measure;
+#define NB_MEASURE_COUNT 8
+
+/* 1 when r measured m (elapsed and iterations always; counters when read). */
+int    nb_result_has(const nb_result *r, nb_measure m);
+/* Median over the epochs; NB_ELAPSED: seconds per iteration of op; counters:
+ * per iteration; NAN when !nb_result_has(r, m). */
+double nb_result_median(const nb_result *r, nb_measure m);
+/* Median absolute percentage error of the epochs around the median,
+ * 0.01 = 1%; NAN when !nb_result_has(r, m). */
+double nb_result_err(const nb_result *r, nb_measure m);
+
+const char *nb_result_name(const nb_result *r);
+const char *nb_result_title(const nb_result *r);
+const char *nb_result_unit(const nb_result *r);
+double      nb_result_batch(const nb_result *r);
+double      nb_result_complexity_n(const nb_result *r);  /* negative when not set */
+size_t      nb_result_epoch_count(const nb_result *r);
+/* Value of measure m in epoch i: NB_ELAPSED seconds per iteration,
+ * NB_ITERATIONS the epoch's iteration count, counters per iteration; NAN when
+ * !nb_result_has(r, m) or i is out of range. */
+double      nb_result_epoch(const nb_result *r, nb_measure m, size_t i);
+double      nb_result_minimum(const nb_result *r, nb_measure m);
+double      nb_result_maximum(const nb_result *r, nb_measure m);
+double      nb_result_average(const nb_result *r, nb_measure m);
+double      nb_result_sum(const nb_result *r, nb_measure m);
+/* Sum over epochs of a(i) * b(i); (elapsed, iterations) is the total time. */
+double      nb_result_sum_product(const nb_result *r, nb_measure a, nb_measure b);
+/* Config values by nanobench's template tag names: "epochs",
+ * "clockResolution" (s), "clockResolutionMultiple", "maxEpochTime" (s),
+ * "minEpochTime" (s), "minEpochIterations", "epochIterations", "warmup",
+ * "relative", "batch", "complexityN"; returns 0 and sets *value, or -1 for
+ * an unknown tag. */
+int         nb_result_config(const nb_result *r, const char *tag, double *value);
+const char *nb_result_context(const nb_result *r, const char *key);  /* NULL when unset */
+/* nanobench's measure names in templates: "elapsed", "iterations",
+ * "pagefaults", "cpucycles", "contextswitches", "instructions",
+ * "branchinstructions", "branchmisses". */
+const char *nb_measure_name(nb_measure m);
+int         nb_measure_from_name(const char *name, nb_measure *m);  /* 0 or -1 */
+
+/* ---- Rng, complexity, templates (nb_rng.c, nb_bigo.c, nb_render.c) ---- */
+
+/* Rng: nanobench's RomuDuoJr. */
+typedef struct { uint64_t x, y; } nb_rng;
+void     nb_rng_seed(nb_rng *r, uint64_t seed);      /* as nanobench's Rng(seed) */
+void     nb_rng_seed_random(nb_rng *r);               /* from the OS/clock */
+uint64_t nb_rng_next(nb_rng *r);
+uint32_t nb_rng_bounded(nb_rng *r, uint32_t range);   /* [0, range), as nanobench */
+double   nb_rng_uniform01(nb_rng *r);                 /* [0, 1), as nanobench */
+nb_rng   nb_rng_copy(const nb_rng *r);
+void     nb_rng_state(const nb_rng *r, uint64_t state[2]);
+int      nb_rng_set_state(nb_rng *r, const uint64_t state[2]); /* -1 when all zero */
+
+/* Complexity: fits over every result with complexity N set, using
+ * (N, median elapsed seconds per iteration); best (lowest normalized RMS)
+ * first. Fills up to cap fits; returns how many. */
+typedef struct { const char *name; double coefficient; double normalized_rms; } nb_bigo;
+size_t nb_complexity_bigo(const nb_bench *b, nb_bigo *out, size_t cap);
+/* One fit with a user function; name is copied by reference; 0, or -1 when
+ * < 1 point. */
+int    nb_complexity_bigo_custom(const nb_bench *b, const char *name,
+                                 double (*f)(double n), nb_bigo *out);
+/* The same fits over plain arrays, for tests and reuse. */
+size_t nb_bigo_fit(const double *n, const double *t, size_t count, nb_bigo *out, size_t cap);
+/* Prints the fit table as in BENCHMARKS.md; 0 or -1 on write error. */
+int    nb_bigo_print(FILE *out, const nb_bigo *fits, size_t count);
+
+/* Templates: nanobench's mustache-like language over b's results.
+ * 0 on success; -1 on a malformed template (unknown tag, unbalanced section)
+ * or a write error: then nothing is guaranteed about what was written
+ * (callers that write files write to a temporary and rename). */
+int nb_render(const char *tmpl, const nb_bench *b, FILE *out);
+const char *nb_templ_csv(void);
+const char *nb_templ_json(void);
+const char *nb_templ_html_boxplot(void);
+const char *nb_templ_pyperf(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
