@@ -1,0 +1,132 @@
+/* SHA-1, written from FIPS 180-4 section 6.1.
+ *
+ * Fully unrolled like sha256.c: the five working variables stay put and each
+ * round renames them; the schedule is a 16-word ring (W[t] needs only W[t-3],
+ * W[t-8], W[t-14] and W[t-16]). */
+#include "crypto/sha1.h"
+
+#include <string.h>
+
+#include "crypto/common.h"
+#include "crypto/impl.h"
+
+static const uint32_t sha1_iv[5] = {
+    0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
+};
+
+/* The three round functions of FIPS 180-4 4.1.1, in forms with fewer
+ * operations: Ch as a select, Maj with an or-of-ands. */
+#define F_CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define F_PARITY(x, y, z) ((x) ^ (y) ^ (z))
+#define F_MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+
+#define W_LOAD(t) (w[t] = load32_be(p + 4 * (t)))
+#define W_EXPAND(t) (w[(t) & 15] = rotl32(w[((t) + 13) & 15] ^ w[((t) + 8) & 15] \
+                                          ^ w[((t) + 2) & 15] ^ w[(t) & 15], 1))
+
+/* One round: only e and b change (e becomes the new a, b is rotated). */
+#define RND(a, b, c, d, e, F, k, wt) do { \
+        (e) += rotl32(a, 5) + F(b, c, d) + (k) + (wt); \
+        (b) = rotl32(b, 30); \
+    } while (0)
+
+#define RND5(t, F, k, W) \
+    RND(a, b, c, d, e, F, k, W((t) + 0)); \
+    RND(e, a, b, c, d, F, k, W((t) + 1)); \
+    RND(d, e, a, b, c, F, k, W((t) + 2)); \
+    RND(c, d, e, a, b, F, k, W((t) + 3)); \
+    RND(b, c, d, e, a, F, k, W((t) + 4))
+
+#define RND20(t, F, k, W) \
+    RND5(t, F, k, W); RND5((t) + 5, F, k, W); RND5((t) + 10, F, k, W); RND5((t) + 15, F, k, W)
+
+static inline void sha1_compress(uint32_t s[5], const unsigned char *p)
+{
+    uint32_t w[16];
+    uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4];
+
+    RND5(0, F_CH, 0x5a827999, W_LOAD);
+    RND5(5, F_CH, 0x5a827999, W_LOAD);
+    RND5(10, F_CH, 0x5a827999, W_LOAD);
+    RND(a, b, c, d, e, F_CH, 0x5a827999, W_LOAD(15));
+    RND(e, a, b, c, d, F_CH, 0x5a827999, W_EXPAND(16));
+    RND(d, e, a, b, c, F_CH, 0x5a827999, W_EXPAND(17));
+    RND(c, d, e, a, b, F_CH, 0x5a827999, W_EXPAND(18));
+    RND(b, c, d, e, a, F_CH, 0x5a827999, W_EXPAND(19));
+    RND20(20, F_PARITY, 0x6ed9eba1, W_EXPAND);
+    RND20(40, F_MAJ, 0x8f1bbcdc, W_EXPAND);
+    RND20(60, F_PARITY, 0xca62c1d6, W_EXPAND);
+    s[0] += a;
+    s[1] += b;
+    s[2] += c;
+    s[3] += d;
+    s[4] += e;
+}
+
+void sha1_transform_portable(uint32_t state[5], const unsigned char *blocks, size_t n)
+{
+    while (n--) {
+        sha1_compress(state, blocks);
+        blocks += 64;
+    }
+}
+
+void sha1_init(sha1_ctx *ctx)
+{
+    memcpy(ctx->s, sha1_iv, sizeof ctx->s);
+    ctx->bytes = 0;
+}
+
+void sha1_write(sha1_ctx *ctx, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    size_t used = (size_t)(ctx->bytes & 63);
+
+    ctx->bytes += len;
+    if (used) {
+        size_t room = 64 - used;
+        if (len < room) {
+            if (len)
+                memcpy(ctx->buf + used, p, len);
+            return;
+        }
+        memcpy(ctx->buf + used, p, room);
+        sha1_transform_impl(ctx->s, ctx->buf, 1);
+        p += room;
+        len -= room;
+    }
+    if (len >= 64) {
+        size_t n = len / 64;
+        sha1_transform_impl(ctx->s, p, n);
+        p += 64 * n;
+        len -= 64 * n;
+    }
+    if (len)
+        memcpy(ctx->buf, p, len);
+}
+
+void sha1_finalize(sha1_ctx *ctx, unsigned char *out)
+{
+    size_t used = (size_t)(ctx->bytes & 63);
+    int i;
+
+    ctx->buf[used++] = 0x80;
+    if (used > 56) {
+        memset(ctx->buf + used, 0, 64 - used);
+        sha1_transform_impl(ctx->s, ctx->buf, 1);
+        used = 0;
+    }
+    memset(ctx->buf + used, 0, 56 - used);
+    store64_be(ctx->buf + 56, ctx->bytes << 3);
+    sha1_transform_impl(ctx->s, ctx->buf, 1);
+    for (i = 0; i < 5; i++)
+        store32_be(out + 4 * i, ctx->s[i]);
+}
+
+void sha1_hash(unsigned char *out, const void *data, size_t len)
+{
+    sha1_ctx ctx;
+    sha1_init(&ctx);
+    sha1_write(&ctx, data, len);
+    sha1_finalize(&ctx, out);
+}
