@@ -47,4 +47,12 @@ typedef struct {
 /* The registered benchmarks, in list order (not sorted); *count receives how many. */
 const bench_entry *bench_registry(size_t *count);
 
+/* For a benchmark whose setup or op cannot get memory (it has no way to return an error):
+ * prints "bench_bitcoin: <name>: out of memory" on stderr, removes any temporary output
+ * file and exits with status 1. Does not return. */
+#if defined(__GNUC__)
+__attribute__((noreturn))
+#endif
+void bench_out_of_memory(const char *name);
+
 #endif
