@@ -1,13 +1,517 @@
-/* Run-time choice of hash implementations (see impl.h). */
+/* Run-time choice of hash implementations (see dispatch.h and impl.h).
+ *
+ * Every variant is described by a table entry saying what it provides and
+ * which CPU feature it needs. Nothing is switched to until cpu_features_get()
+ * allows it and a self-test against the portable code passes; the self-test
+ * result is cached, so autodetection and forcing cost it once per variant. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <string.h>
+
+#include "crypto/cpuid.h"
+#include "crypto/dispatch.h"
 #include "crypto/impl.h"
 #include "crypto/sha256.h"
+#include "crypto/variants.h"
 
 sha256_transform_fn sha256_transform_impl = sha256_transform_portable;
 sha256_d64_fn sha256_d64_impl = sha256_d64_portable;
 sha1_transform_fn sha1_transform_impl = sha1_transform_portable;
 sha512_transform_fn sha512_transform_impl = sha512_transform_portable;
 
+const uint32_t sha256_accel_k[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5,
+    0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+    0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
+    0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3,
+    0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5,
+    0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+    0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+/* Message 0x80, 0 x 55, then the bit length 512: the schedule of this block
+ * is fixed, so W+K is too (computed offline from the definitions). */
+const uint32_t sha256_accel_pad_wk[64] = {
+    0xc28a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5,
+    0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+    0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf374,
+    0x649b69c1, 0xf0fe4786, 0x0fe1edc6, 0x240cf254,
+    0x4fe9346f, 0x6cc984be, 0x61b9411e, 0x16f988fa,
+    0xf2c65152, 0xa88e5a6d, 0xb019fc65, 0xb9d99ec7,
+    0x9a1231c3, 0xe70eeaa0, 0xfdb1232b, 0xc7353eb0,
+    0x3069bad5, 0xcb976d5f, 0x5a0f118f, 0xdc1eeefd,
+    0x0a35b689, 0xde0b7a04, 0x58f4ca9d, 0xe15d5b16,
+    0x007f3e86, 0x37088980, 0xa507ea32, 0x6fab9537,
+    0x17406110, 0x0d8cd6f1, 0xcdaa3b6d, 0xc0bbbe37,
+    0x83613bda, 0xdb48a363, 0x0b02e931, 0x6fd15ca7,
+    0x521afaca, 0x31338431, 0x6ed41a95, 0x6d437890,
+    0xc39c91f2, 0x9eccabbd, 0xb5c9a0e6, 0x532fb63c,
+    0xd2c741c6, 0x07237ea3, 0xa4954b68, 0x4c191d76,
+};
+
+/* ---- the variants ------------------------------------------------------ */
+
+enum { ISA_NONE, ISA_SSE41, ISA_AVX2, ISA_SHANI, ISA_AVX512 };
+
+static int isa_ok(int isa)
+{
+    const cpu_features *f = cpu_features_get();
+    switch (isa) {
+    case ISA_SSE41: return f->sse41;
+    case ISA_AVX2: return f->avx2;
+    case ISA_SHANI: return f->shani;
+    case ISA_AVX512: return f->avx512;
+    default: return 1;
+    }
+}
+
+typedef struct {
+    const char *name;
+    int isa;
+    sha256_transform_fn transform;   /* NULL: none of its own */
+    sha256_d64_fn d64;               /* one input at a time; NULL: none */
+    sha256_d64_kernel kernel;        /* NULL: none */
+    unsigned width;                  /* inputs per kernel call */
+} sha256_variant;
+
+/* Widest kernel first: the order of the description and of the d64 chain. */
+static const sha256_variant sha256_variants[] = {
+    {"standard", ISA_NONE, sha256_transform_portable, sha256_d64_portable, NULL, 0},
+#ifdef ENABLE_AVX512
+    {"avx512", ISA_AVX512, NULL, NULL, sha256_d64_avx512_16way, 16},
+#endif
+#ifdef ENABLE_AVX2
+    {"avx2", ISA_AVX2, NULL, NULL, sha256_d64_avx2_8way, 8},
+#endif
+#ifdef ENABLE_SSE41
+    {"sse41", ISA_SSE41, NULL, NULL, sha256_d64_sse41_4way, 4},
+#endif
+#ifdef ENABLE_SHANI
+    {"shani", ISA_SHANI, sha256_transform_shani, sha256_d64_shani, sha256_d64_shani_2way, 2},
+#endif
+};
+#define N_SHA256 (sizeof sha256_variants / sizeof sha256_variants[0])
+
+typedef struct {
+    const char *name;
+    int isa;
+    sha1_transform_fn transform;
+} sha1_variant;
+
+static const sha1_variant sha1_variants[] = {
+    {"standard", ISA_NONE, sha1_transform_portable},
+#ifdef ENABLE_SHANI
+    {"shani", ISA_SHANI, sha1_transform_shani},
+#endif
+};
+#define N_SHA1 (sizeof sha1_variants / sizeof sha1_variants[0])
+
+typedef struct {
+    const char *name;
+    int isa;
+    sha512_transform_fn transform;
+} sha512_variant;
+
+static const sha512_variant sha512_variants[] = {
+    {"standard", ISA_NONE, sha512_transform_portable},
+#ifdef ENABLE_AVX2
+    {"avx2", ISA_AVX2, sha512_transform_avx2},
+#endif
+};
+#define N_SHA512 (sizeof sha512_variants / sizeof sha512_variants[0])
+
+/* ---- self-tests against the portable code ---------------------------- */
+
+#define TEST_BLOCKS 35   /* 2 * 16 + 3: every kernel width, twice, plus a tail */
+
+/* Deterministic test input: a zero block, an all-ones block, then xorshift
+ * bytes. */
+static void test_input(unsigned char *buf, size_t len)
+{
+    uint32_t x = 0x9e3779b9;
+    for (size_t i = 0; i < len; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        buf[i] = i < 64 ? 0 : i < 128 ? 0xff : (unsigned char)x;
+    }
+}
+
+static int sha256_transform_ok(sha256_transform_fn fn)
+{
+    unsigned char in[4 * 64];
+    uint32_t ref[8] = {
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+        0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+    };
+    uint32_t got[8];
+
+    test_input(in, sizeof in);
+    /* Chained calls of 1, 2 and 3 blocks from evolving states. */
+    for (size_t n = 1; n <= 3; n++) {
+        memcpy(got, ref, sizeof got);
+        sha256_transform_portable(ref, in + 64 - 16 * n, n);
+        fn(got, in + 64 - 16 * n, n);
+        if (memcmp(ref, got, sizeof got) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* d64 through fn on counts 1 .. TEST_BLOCKS, in place and not. */
+static int sha256_d64_ok(sha256_d64_fn fn, size_t step)
+{
+    unsigned char in[TEST_BLOCKS * 64], ref[TEST_BLOCKS * 32], got[TEST_BLOCKS * 64];
+
+    test_input(in, sizeof in);
+    sha256_d64_portable(ref, in, TEST_BLOCKS);
+    for (size_t n = 1; n <= TEST_BLOCKS; n += step) {
+        memset(got, 0, sizeof got);
+        fn(got, in, n);
+        if (memcmp(ref, got, 32 * n) != 0)
+            return 0;
+        memcpy(got, in, 64 * n);
+        fn(got, got, n);
+        if (memcmp(ref, got, 32 * n) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The chain sha256_d64 runs: kernels widest first, then one at a time. */
+static struct {
+    sha256_d64_kernel kernel[N_SHA256];
+    size_t width[N_SHA256];
+    size_t count;
+    sha256_d64_fn one;
+} chain;
+
+static void sha256_d64_chain(unsigned char *out, const unsigned char *in, size_t blocks)
+{
+    for (size_t k = 0; k < chain.count; k++) {
+        size_t w = chain.width[k];
+        for (; blocks >= w; blocks -= w, in += 64 * w, out += 32 * w)
+            chain.kernel[k](out, in);
+    }
+    if (blocks > 0)
+        chain.one(out, in, blocks);
+}
+
+/* A kernel alone, with the portable code for what is left over: how the
+ * self-test drives it. */
+static sha256_d64_kernel test_kernel;
+static size_t test_width;
+
+static void sha256_d64_test_kernel(unsigned char *out, const unsigned char *in, size_t blocks)
+{
+    for (; blocks >= test_width; blocks -= test_width, in += 64 * test_width,
+         out += 32 * test_width)
+        test_kernel(out, in);
+    if (blocks > 0)
+        sha256_d64_portable(out, in, blocks);
+}
+
+static int sha256_variant_ok(const sha256_variant *v)
+{
+    if (v->transform && !sha256_transform_ok(v->transform))
+        return 0;
+    if (v->d64 && !sha256_d64_ok(v->d64, 1))
+        return 0;
+    if (v->kernel) {
+        test_kernel = v->kernel;
+        test_width = v->width;
+        if (!sha256_d64_ok(sha256_d64_test_kernel, 1))
+            return 0;
+    }
+    return 1;
+}
+
+static int sha1_variant_ok(const sha1_variant *v)
+{
+    unsigned char in[4 * 64];
+    uint32_t ref[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+    uint32_t got[5];
+
+    test_input(in, sizeof in);
+    for (size_t n = 1; n <= 3; n++) {
+        memcpy(got, ref, sizeof got);
+        sha1_transform_portable(ref, in + 64 - 16 * n, n);
+        v->transform(got, in + 64 - 16 * n, n);
+        if (memcmp(ref, got, sizeof got) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int sha512_variant_ok(const sha512_variant *v)
+{
+    unsigned char in[4 * 128];
+    uint64_t ref[8] = {
+        0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+        0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+        0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
+    };
+    uint64_t got[8];
+
+    test_input(in, sizeof in);
+    for (size_t n = 1; n <= 3; n++) {
+        memcpy(got, ref, sizeof got);
+        sha512_transform_portable(ref, in + 128 - 32 * n, n);
+        v->transform(got, in + 128 - 32 * n, n);
+        if (memcmp(ref, got, sizeof got) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Usable: in the build (it is in the table), allowed by the CPU, and
+ * self-tested. Cached per table index: 0 unknown, 1 usable, -1 not. */
+static signed char sha256_state[N_SHA256], sha1_state[N_SHA1], sha512_state[N_SHA512];
+
+#define USABLE(kind, i) \
+    (kind##_state[i] != 0 ? kind##_state[i] > 0 \
+     : (kind##_state[i] = (i) == 0 || (isa_ok(kind##_variants[i].isa) \
+                                       && kind##_variant_ok(&kind##_variants[i])) ? 1 : -1) > 0)
+
+/* ---- SHA-256 ----------------------------------------------------------- */
+
+/* Descriptions: of the autodetected set (fixed once written, so the string
+ * sha256_autodetect returns keeps its meaning), and of a forced variant. */
+static char sha256_auto_desc[96], sha256_forced_desc[32];
+static const char *sha256_desc = "standard";
+
+/* Installs the variants whose bits are set in use (bit i: sha256_variants[i]),
+ * which must all be usable, and describes them in desc. The transform and
+ * the one-at-a-time d64 come from the last variant in the table that has
+ * them; the kernels chain widest first. */
+static void sha256_install(unsigned use, char *desc)
+{
+    sha256_transform_fn transform = sha256_transform_portable;
+    sha256_d64_fn one = sha256_d64_portable;
+    size_t one_from = 0;
+    char *p = desc;
+
+    chain.count = 0;
+    for (size_t i = 1; i < N_SHA256; i++) {
+        const sha256_variant *v = &sha256_variants[i];
+        if (!(use & 1u << i))
+            continue;
+        if (v->transform)
+            transform = v->transform;
+        if (v->d64) {
+            one = v->d64;
+            one_from = i;
+        }
+        if (v->kernel) {
+            chain.kernel[chain.count] = v->kernel;
+            chain.width[chain.count++] = v->width;
+        }
+    }
+    chain.one = one;
+    sha256_transform_impl = transform;
+    sha256_d64_impl = chain.count > 0 ? sha256_d64_chain : one;
+
+    desc[0] = '\0';
+    for (size_t i = 1; i < N_SHA256; i++) {
+        const sha256_variant *v = &sha256_variants[i];
+        const char *sep = "(";
+        if (!(use & 1u << i))
+            continue;
+        p += strlen(strcpy(p, p == desc ? "" : ","));
+        p += strlen(strcpy(p, v->name));
+        if (i == one_from) {
+            p += strlen(strcpy(p, "(1way"));
+            sep = ",";
+        }
+        if (v->kernel) {
+            /* widths are at most 16: two digits */
+            *p++ = *sep;
+            if (v->width >= 10)
+                *p++ = (char)('0' + v->width / 10);
+            *p++ = (char)('0' + v->width % 10);
+            p += strlen(strcpy(p, "way"));
+        }
+        p += strlen(strcpy(p, ")"));
+    }
+    if (desc[0] == '\0')
+        strcpy(desc, "standard");
+    sha256_desc = desc;
+}
+
+static int sha256_find(const char *name)
+{
+    for (size_t i = 0; i < N_SHA256; i++)
+        if (strcmp(sha256_variants[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The set autodetection installs; see doc/crypto.md for the measurements
+ * behind the order. */
+static unsigned sha256_best(void)
+{
+    unsigned use = 0;
+    int shani = sha256_find("shani");
+    int usable_shani = shani > 0 && USABLE(sha256, (size_t)shani);
+
+    for (size_t i = 1; i < N_SHA256; i++) {
+        const sha256_variant *v = &sha256_variants[i];
+        if (!USABLE(sha256, i))
+            continue;
+        /* SHA-NI two ways beats four and eight SIMD lanes: with it, only
+         * the 16-lane AVX-512 kernel is worth a place in the chain. */
+        if (usable_shani && v->kernel && v->width < 16 && (int)i != shani)
+            continue;
+        use |= 1u << i;
+    }
+    return use;
+}
+
+size_t sha256_impl_list(const char **names, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < N_SHA256; i++) {
+        if (!USABLE(sha256, i))
+            continue;
+        if (n < cap)
+            names[n] = sha256_variants[i].name;
+        n++;
+    }
+    return n;
+}
+
+int sha256_impl_force(const char *name)
+{
+    int i;
+    if (name == NULL)
+        return -1;
+    if (strcmp(name, "auto") == 0) {
+        sha256_install(sha256_best(), sha256_auto_desc);
+        return 0;
+    }
+    i = sha256_find(name);
+    if (i < 0 || !USABLE(sha256, (size_t)i))
+        return -1;
+    sha256_install(i == 0 ? 0u : 1u << i, sha256_forced_desc);
+    return 0;
+}
+
+const char *sha256_impl_current(void)
+{
+    return sha256_desc;
+}
+
+/* ---- SHA-1 and SHA-512 ------------------------------------------------- */
+
+static const char *sha1_desc = "standard";
+static const char *sha512_desc = "standard";
+
+static size_t sha1_best(void)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < N_SHA1; i++)
+        if (USABLE(sha1, i))
+            best = i;
+    return best;
+}
+
+static size_t sha512_best(void)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < N_SHA512; i++)
+        if (USABLE(sha512, i))
+            best = i;
+    return best;
+}
+
+size_t sha1_impl_list(const char **names, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < N_SHA1; i++) {
+        if (!USABLE(sha1, i))
+            continue;
+        if (n < cap)
+            names[n] = sha1_variants[i].name;
+        n++;
+    }
+    return n;
+}
+
+int sha1_impl_force(const char *name)
+{
+    size_t i = 0;
+    if (name == NULL)
+        return -1;
+    if (strcmp(name, "auto") == 0) {
+        i = sha1_best();
+    } else {
+        while (i < N_SHA1 && strcmp(sha1_variants[i].name, name) != 0)
+            i++;
+        if (i == N_SHA1 || !USABLE(sha1, i))
+            return -1;
+    }
+    sha1_transform_impl = sha1_variants[i].transform;
+    sha1_desc = sha1_variants[i].name;
+    return 0;
+}
+
+const char *sha1_impl_current(void)
+{
+    return sha1_desc;
+}
+
+size_t sha512_impl_list(const char **names, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < N_SHA512; i++) {
+        if (!USABLE(sha512, i))
+            continue;
+        if (n < cap)
+            names[n] = sha512_variants[i].name;
+        n++;
+    }
+    return n;
+}
+
+int sha512_impl_force(const char *name)
+{
+    size_t i = 0;
+    if (name == NULL)
+        return -1;
+    if (strcmp(name, "auto") == 0) {
+        i = sha512_best();
+    } else {
+        while (i < N_SHA512 && strcmp(sha512_variants[i].name, name) != 0)
+            i++;
+        if (i == N_SHA512 || !USABLE(sha512, i))
+            return -1;
+    }
+    sha512_transform_impl = sha512_variants[i].transform;
+    sha512_desc = sha512_variants[i].name;
+    return 0;
+}
+
+const char *sha512_impl_current(void)
+{
+    return sha512_desc;
+}
+
 const char *sha256_autodetect(void)
 {
-    return "standard";
+    sha256_impl_force("auto");
+    sha1_impl_force("auto");
+    sha512_impl_force("auto");
+    return sha256_desc;
 }

@@ -1,0 +1,42 @@
+/* Internal to the crypto library: the instruction-set variants of the hash
+ * compression functions. Each is defined in its own source file, compiled
+ * with that instruction set's flags, and exists only when configure found
+ * the compiler able to build it (ENABLE_SHANI, ENABLE_SSE41, ENABLE_AVX2,
+ * ENABLE_AVX512). None may be called unless cpu_features_get() reports the
+ * instruction set; dispatch.c is the only caller outside the tests.
+ *
+ * The multi-way sha256_d64 kernels hash exactly their width of 64-byte inputs:
+ * out[32*i..] = SHA256(SHA256(in[64*i..64*i+64])) for i < width. They read
+ * every input before writing any output, so out may equal in. */
+#ifndef CRYPTO_VARIANTS_H
+#define CRYPTO_VARIANTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The 64 SHA-256 round constants (FIPS 180-4 4.2.2). */
+extern const uint32_t sha256_accel_k[64];
+/* W[t] + K[t] for the block that pads a 64-byte message: the second
+ * compression of the inner hash of sha256_d64 is the same for every input. */
+extern const uint32_t sha256_accel_pad_wk[64];
+
+/* A d64 kernel of fixed width (2, 4, 8 or 16 inputs). */
+typedef void (*sha256_d64_kernel)(unsigned char *out, const unsigned char *in);
+
+/* SHA-NI (sha256_shani.c, sha1_shani.c). */
+void sha256_transform_shani(uint32_t state[8], const unsigned char *blocks, size_t n);
+void sha256_d64_shani(unsigned char *out, const unsigned char *in, size_t blocks);
+void sha256_d64_shani_2way(unsigned char *out, const unsigned char *in);
+void sha1_transform_shani(uint32_t state[5], const unsigned char *blocks, size_t n);
+
+/* SSE4.1 (sha256_sse41.c). */
+void sha256_d64_sse41_4way(unsigned char *out, const unsigned char *in);
+
+/* AVX2 (sha256_avx2.c, sha512_avx2.c). */
+void sha256_d64_avx2_8way(unsigned char *out, const unsigned char *in);
+void sha512_transform_avx2(uint64_t state[8], const unsigned char *blocks, size_t n);
+
+/* AVX-512 F+VL+BW (sha256_avx512.c). */
+void sha256_d64_avx512_16way(unsigned char *out, const unsigned char *in);
+
+#endif

@@ -1,0 +1,418 @@
+/* The accelerated hash variants against the portable code, and dispatch.
+ *
+ * 1. Each variant this build has, called directly, on random states, inputs,
+ *    alignments, lengths and block counts, against the portable functions
+ *    (a variant the CPU lacks prints a line and is skipped).
+ * 2. Forcing each SHA-256/SHA-1/SHA-512 implementation, then the public
+ *    functions (write in random pieces, finalize, one-shot, d64 in and out of
+ *    place) against the digests computed while forced to "standard".
+ * 3. sha256_autodetect: its string names what the CPU, as CPUID reports it,
+ *    allows, and the function pointers are the ones the string names.
+ *
+ * Usage: test_crypto_variants [--quick]   (--quick: fewer rounds, for valgrind) */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "crypto/cpuid.h"
+#include "crypto/dispatch.h"
+#include "crypto/impl.h"
+#include "crypto/sha1.h"
+#include "crypto/sha256.h"
+#include "crypto/sha512.h"
+#include "crypto/variants.h"
+
+#define MAX_BLOCKS 40
+
+static int rounds = 200;
+static int ran;   /* variant tests that could run */
+
+static void random_state32(uint32_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        s[i] = (uint32_t)check_rng_u64();
+}
+
+static void test_sha256_transform(const char *name, sha256_transform_fn fn)
+{
+    static unsigned char buf[MAX_BLOCKS * 64 + 16];
+    for (int r = 0; r < rounds; r++) {
+        uint32_t ref[8], got[8];
+        size_t n = check_rng_below(MAX_BLOCKS + 1), off = check_rng_below(16);
+        check_rng_fill(buf, sizeof buf);
+        random_state32(ref, 8);
+        memcpy(got, ref, sizeof ref);
+        sha256_transform_portable(ref, buf + off, n);
+        fn(got, buf + off, n);
+        if (!CHECKF(memcmp(ref, got, sizeof ref) == 0, "%s transform, %zu blocks", name, n))
+            return;
+    }
+    ran++;
+}
+
+static void test_sha256_d64(const char *name, sha256_d64_fn fn)
+{
+    static unsigned char in[MAX_BLOCKS * 64 + 16], ref[MAX_BLOCKS * 32], got[MAX_BLOCKS * 64 + 16];
+    for (int r = 0; r < rounds; r++) {
+        size_t n = check_rng_below(MAX_BLOCKS + 1), off = check_rng_below(16);
+        check_rng_fill(in, sizeof in);
+        sha256_d64_portable(ref, in + off, n);
+        fn(got, in + off, n);
+        if (!CHECKF(memcmp(ref, got, 32 * n) == 0, "%s d64, %zu blocks", name, n))
+            return;
+        memcpy(got + off, in + off, 64 * n);
+        fn(got + off, got + off, n);
+        if (!CHECKF(memcmp(ref, got + off, 32 * n) == 0, "%s d64 in place, %zu blocks", name, n))
+            return;
+    }
+    ran++;
+}
+
+/* A fixed-width kernel driven over random counts, leftovers to portable. */
+static sha256_d64_kernel cur_kernel;
+static size_t cur_width;
+
+static void kernel_then_portable(unsigned char *out, const unsigned char *in, size_t blocks)
+{
+    for (; blocks >= cur_width; blocks -= cur_width, in += 64 * cur_width, out += 32 * cur_width)
+        cur_kernel(out, in);
+    sha256_d64_portable(out, in, blocks);
+}
+
+static void test_kernel(const char *name, sha256_d64_kernel k, size_t width)
+{
+    cur_kernel = k;
+    cur_width = width;
+    test_sha256_d64(name, kernel_then_portable);
+}
+
+static void test_sha1_transform(const char *name, sha1_transform_fn fn)
+{
+    static unsigned char buf[MAX_BLOCKS * 64 + 16];
+    for (int r = 0; r < rounds; r++) {
+        uint32_t ref[5], got[5];
+        size_t n = check_rng_below(MAX_BLOCKS + 1), off = check_rng_below(16);
+        check_rng_fill(buf, sizeof buf);
+        random_state32(ref, 5);
+        memcpy(got, ref, sizeof ref);
+        sha1_transform_portable(ref, buf + off, n);
+        fn(got, buf + off, n);
+        if (!CHECKF(memcmp(ref, got, sizeof ref) == 0, "%s sha1 transform, %zu blocks", name, n))
+            return;
+    }
+    ran++;
+}
+
+static void test_sha512_transform(const char *name, sha512_transform_fn fn)
+{
+    static unsigned char buf[MAX_BLOCKS * 128 + 16];
+    for (int r = 0; r < rounds; r++) {
+        uint64_t ref[8], got[8];
+        size_t n = check_rng_below(MAX_BLOCKS + 1), off = check_rng_below(16);
+        check_rng_fill(buf, sizeof buf);
+        for (int i = 0; i < 8; i++)
+            ref[i] = check_rng_u64();
+        memcpy(got, ref, sizeof ref);
+        sha512_transform_portable(ref, buf + off, n);
+        fn(got, buf + off, n);
+        if (!CHECKF(memcmp(ref, got, sizeof ref) == 0, "%s sha512 transform, %zu blocks",
+                    name, n))
+            return;
+    }
+    ran++;
+}
+
+static int have(const char *name, int built, int cpu)
+{
+    if (!built)
+        printf("%s: not in this build, skipped\n", name);
+    else if (!cpu)
+        printf("%s: this CPU (as CPUID reports it) lacks it, skipped\n", name);
+    else
+        printf("%s: testing\n", name);
+    return built && cpu;
+}
+
+#ifdef ENABLE_SHANI
+#define BUILT_SHANI 1
+#else
+#define BUILT_SHANI 0
+#endif
+#ifdef ENABLE_SSE41
+#define BUILT_SSE41 1
+#else
+#define BUILT_SSE41 0
+#endif
+#ifdef ENABLE_AVX2
+#define BUILT_AVX2 1
+#else
+#define BUILT_AVX2 0
+#endif
+#ifdef ENABLE_AVX512
+#define BUILT_AVX512 1
+#else
+#define BUILT_AVX512 0
+#endif
+
+static void test_variants(const cpu_features *f)
+{
+    if (have("shani", BUILT_SHANI, f->shani)) {
+#ifdef ENABLE_SHANI
+        test_sha256_transform("shani", sha256_transform_shani);
+        test_sha256_d64("shani 1way", sha256_d64_shani);
+        test_kernel("shani 2way", sha256_d64_shani_2way, 2);
+        test_sha1_transform("shani", sha1_transform_shani);
+#endif
+    }
+    if (have("sse41", BUILT_SSE41, f->sse41)) {
+#ifdef ENABLE_SSE41
+        test_kernel("sse41 4way", sha256_d64_sse41_4way, 4);
+#endif
+    }
+    if (have("avx2", BUILT_AVX2, f->avx2)) {
+#ifdef ENABLE_AVX2
+        test_kernel("avx2 8way", sha256_d64_avx2_8way, 8);
+        test_sha512_transform("avx2", sha512_transform_avx2);
+#endif
+    }
+    if (have("avx512", BUILT_AVX512, f->avx512)) {
+#ifdef ENABLE_AVX512
+        test_kernel("avx512 16way", sha256_d64_avx512_16way, 16);
+#endif
+    }
+}
+
+/* ---- public functions under each forced implementation -------------------- */
+
+#define NMSG 24
+#define MSG_MAX 1100
+
+static unsigned char msgs[NMSG][MSG_MAX];
+static size_t msg_len[NMSG];
+static unsigned char ref256[NMSG][32], ref1[NMSG][20], ref512[NMSG][64];
+static unsigned char d64_in[MAX_BLOCKS * 64], d64_ref[MAX_BLOCKS * 32];
+
+static void make_messages(void)
+{
+    for (int i = 0; i < NMSG; i++) {
+        /* short, around block edges, and long */
+        msg_len[i] = i < 8 ? (size_t)i * 9 : i < 16 ? 55 + (size_t)check_rng_below(20)
+                                                    : (size_t)check_rng_below(MSG_MAX + 1);
+        check_rng_fill(msgs[i], MSG_MAX);
+    }
+    check_rng_fill(d64_in, sizeof d64_in);
+}
+
+/* Writes msg in random pieces. */
+#define WRITE_PIECES(prefix, ctx, msg, len) do { \
+        size_t pos_ = 0; \
+        while (pos_ < (len)) { \
+            size_t k_ = 1 + (size_t)check_rng_below((len) - pos_); \
+            prefix##_write(ctx, (msg) + pos_, k_); \
+            pos_ += k_; \
+        } \
+    } while (0)
+
+static void hash_all(unsigned char out256[NMSG][32], unsigned char out1[NMSG][20],
+                     unsigned char out512[NMSG][64])
+{
+    for (int i = 0; i < NMSG; i++) {
+        sha256_ctx c256;
+        sha1_ctx c1;
+        sha512_ctx c512;
+        unsigned char one[64];
+
+        sha256_init(&c256);
+        WRITE_PIECES(sha256, &c256, msgs[i], msg_len[i]);
+        sha256_finalize(&c256, out256[i]);
+        sha256_hash(one, msgs[i], msg_len[i]);
+        CHECK(memcmp(one, out256[i], 32) == 0);
+
+        sha1_init(&c1);
+        WRITE_PIECES(sha1, &c1, msgs[i], msg_len[i]);
+        sha1_finalize(&c1, out1[i]);
+        sha1_hash(one, msgs[i], msg_len[i]);
+        CHECK(memcmp(one, out1[i], 20) == 0);
+
+        sha512_init(&c512);
+        WRITE_PIECES(sha512, &c512, msgs[i], msg_len[i]);
+        sha512_finalize(&c512, out512[i]);
+        sha512_hash(one, msgs[i], msg_len[i]);
+        CHECK(memcmp(one, out512[i], 64) == 0);
+    }
+}
+
+static void check_public(const char *what)
+{
+    static unsigned char out256[NMSG][32], out1[NMSG][20], out512[NMSG][64];
+    static unsigned char buf[MAX_BLOCKS * 64];
+
+    hash_all(out256, out1, out512);
+    CHECKF(memcmp(out256, ref256, sizeof ref256) == 0, "%s: sha256 digests", what);
+    CHECKF(memcmp(out1, ref1, sizeof ref1) == 0, "%s: sha1 digests", what);
+    CHECKF(memcmp(out512, ref512, sizeof ref512) == 0, "%s: sha512 digests", what);
+    for (size_t n = 0; n <= MAX_BLOCKS; n++) {
+        sha256_d64(buf, d64_in, n);
+        CHECKF(memcmp(buf, d64_ref, 32 * n) == 0, "%s: d64 of %zu", what, n);
+        memcpy(buf, d64_in, 64 * n);
+        sha256_d64(buf, buf, n);
+        CHECKF(memcmp(buf, d64_ref, 32 * n) == 0, "%s: d64 of %zu in place", what, n);
+    }
+}
+
+/* What forcing name should describe, or NULL when the CPU forbids it. */
+static const char *expected_forced(const char *name, const cpu_features *f)
+{
+    if (strcmp(name, "standard") == 0)
+        return "standard";
+    if (strcmp(name, "sse41") == 0)
+        return BUILT_SSE41 && f->sse41 ? "sse41(4way)" : NULL;
+    if (strcmp(name, "avx2") == 0)
+        return BUILT_AVX2 && f->avx2 ? "avx2(8way)" : NULL;
+    if (strcmp(name, "shani") == 0)
+        return BUILT_SHANI && f->shani ? "shani(1way,2way)" : NULL;
+    if (strcmp(name, "avx512") == 0)
+        return BUILT_AVX512 && f->avx512 ? "avx512(16way)" : NULL;
+    return NULL;
+}
+
+static void test_forced(const cpu_features *f)
+{
+    static const char *const all256[] = {"standard", "sse41", "avx2", "shani", "avx512"};
+    const char *names[8];
+    size_t n;
+
+    CHECK(sha256_impl_force("standard") == 0);
+    CHECK(sha1_impl_force("standard") == 0);
+    CHECK(sha512_impl_force("standard") == 0);
+    CHECK(strcmp(sha256_impl_current(), "standard") == 0);
+    CHECK(sha256_transform_impl == sha256_transform_portable);
+    CHECK(sha256_d64_impl == sha256_d64_portable);
+    hash_all(ref256, ref1, ref512);
+    sha256_d64(d64_ref, d64_in, MAX_BLOCKS);
+
+    CHECK(sha256_impl_force("nonsense") == -1);
+    CHECK(sha256_impl_force(NULL) == -1);
+    CHECK(sha1_impl_force("avx512") == -1);
+    CHECK(sha512_impl_force("") == -1);
+    CHECK(strcmp(sha256_impl_current(), "standard") == 0);
+
+    n = sha256_impl_list(names, 8);
+    CHECK(n >= 1 && n <= 5 && strcmp(names[0], "standard") == 0);
+    CHECK(sha256_impl_list(NULL, 0) == n);
+    for (size_t i = 0; i < sizeof all256 / sizeof all256[0]; i++) {
+        const char *want = expected_forced(all256[i], f);
+        int listed = 0;
+        for (size_t j = 0; j < n && j < 8; j++)
+            listed |= strcmp(names[j], all256[i]) == 0;
+        CHECKF(listed == (want != NULL), "sha256 %s listed %d", all256[i], listed);
+        if (want == NULL) {
+            CHECKF(sha256_impl_force(all256[i]) == -1, "forcing %s must fail", all256[i]);
+            continue;
+        }
+        CHECKF(sha256_impl_force(all256[i]) == 0, "forcing %s", all256[i]);
+        CHECKF(strcmp(sha256_impl_current(), want) == 0, "forced %s describes itself as %s",
+               all256[i], sha256_impl_current());
+        printf("forced sha256 %s: %s\n", all256[i], sha256_impl_current());
+        check_public(all256[i]);
+    }
+    CHECK(sha256_impl_force("standard") == 0);
+
+    n = sha1_impl_list(names, 8);
+    CHECK(n == 1 + (size_t)(BUILT_SHANI && f->shani));
+    for (size_t i = 0; i < n && i < 8; i++) {
+        CHECK(sha1_impl_force(names[i]) == 0);
+        CHECK(strcmp(sha1_impl_current(), names[i]) == 0);
+        printf("forced sha1 %s\n", names[i]);
+        check_public(names[i]);
+    }
+    CHECK(sha1_impl_force("standard") == 0);
+
+    n = sha512_impl_list(names, 8);
+    CHECK(n == 1 + (size_t)(BUILT_AVX2 && f->avx2));
+    for (size_t i = 0; i < n && i < 8; i++) {
+        CHECK(sha512_impl_force(names[i]) == 0);
+        CHECK(strcmp(sha512_impl_current(), names[i]) == 0);
+        printf("forced sha512 %s\n", names[i]);
+        check_public(names[i]);
+    }
+}
+
+/* ---- autodetect -------------------------------------------------------------- */
+
+static void test_autodetect(const cpu_features *f)
+{
+    int shani = BUILT_SHANI && f->shani, avx512 = BUILT_AVX512 && f->avx512;
+    int avx2 = BUILT_AVX2 && f->avx2, sse41 = BUILT_SSE41 && f->sse41;
+    char want[96] = "";
+    const char *got, *again;
+
+    /* The policy in dispatch.c: with SHA-NI, only the 16-lane kernel joins it. */
+    if (avx512)
+        strcat(want, "avx512(16way),");
+    if (!shani && avx2)
+        strcat(want, "avx2(8way),");
+    if (!shani && sse41)
+        strcat(want, "sse41(4way),");
+    if (shani)
+        strcat(want, "shani(1way,2way),");
+    if (want[0] == '\0')
+        strcpy(want, "standard");
+    else
+        want[strlen(want) - 1] = '\0';
+
+    got = sha256_autodetect();
+    printf("sha256_autodetect: %s (sha1 %s, sha512 %s)\n", got, sha1_impl_current(),
+           sha512_impl_current());
+    CHECKF(strcmp(got, want) == 0, "autodetect said %s, expected %s", got, want);
+    CHECK(strcmp(sha256_impl_current(), got) == 0);
+    CHECK(strcmp(sha1_impl_current(), shani ? "shani" : "standard") == 0);
+    CHECK(strcmp(sha512_impl_current(), avx2 ? "avx2" : "standard") == 0);
+
+    /* The pointers are what the string says. */
+#ifdef ENABLE_SHANI
+    CHECK((sha256_transform_impl == sha256_transform_shani) == shani);
+    CHECK((sha1_transform_impl == sha1_transform_shani) == shani);
+#endif
+    if (!shani) {
+        CHECK(sha256_transform_impl == sha256_transform_portable);
+        CHECK(sha1_transform_impl == sha1_transform_portable);
+    }
+#ifdef ENABLE_AVX2
+    CHECK((sha512_transform_impl == sha512_transform_avx2) == avx2);
+#endif
+    if (!avx2)
+        CHECK(sha512_transform_impl == sha512_transform_portable);
+    if (strcmp(want, "standard") == 0)
+        CHECK(sha256_d64_impl == sha256_d64_portable);
+    check_public("autodetected");
+
+    /* Forcing and coming back: same choice, same string. */
+    CHECK(sha256_impl_force("standard") == 0);
+    again = sha256_autodetect();
+    CHECK(again == got && strcmp(again, want) == 0);
+    CHECK(sha256_impl_force("auto") == 0);
+    CHECK(strcmp(sha256_impl_current(), want) == 0);
+}
+
+int main(int argc, char **argv)
+{
+    const cpu_features *f = cpu_features_get();
+
+    check_rng_init(argv[0]);
+    if (argc > 1 && strcmp(argv[1], "--quick") == 0)
+        rounds = 20;
+    printf("cpu: sse41=%d avx2=%d shani=%d avx512=%d\n", f->sse41, f->avx2, f->shani,
+           f->avx512);
+    make_messages();
+    test_variants(f);
+    test_forced(f);
+    test_autodetect(f);
+    printf("variant tests run: %d\n", ran);
+    return check_finish();
+}
