@@ -1,0 +1,600 @@
+/* bench_bitcoin: runs the registered benchmarks (bench.h) through the nanobench harness.
+ *
+ * Order of work, so that every bad input fails before anything runs: parse and check every
+ * option (numbers, the regex), select the benchmarks, create the temporary output files; only
+ * then pick the SHA-256 implementation and run. Results go to one nb_bench for the whole run,
+ * so that the table keeps one header and the CSV/JSON files see every result; before each
+ * benchmark its settings are put back to the harness's defaults (a benchmark's batch or unit
+ * must not leak into the next one) and the program's options are applied on top. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "bench_bitcoin/bench.h"
+#include "crypto/sha256.h"
+#include "util/alloc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PROG "bench_bitcoin"
+#define DEFAULT_MIN_TIME_MS 10.0
+/* Beyond this many nanoseconds (about 31 years) -min-time is surely a typo. */
+#define MAX_MIN_TIME_NS 1e18
+/* More fits than the harness's standard set, so none is ever cut off. */
+#define MAX_FITS 32
+
+typedef struct {
+    const char *filter;      /* NULL: every benchmark */
+    int list;
+    int sanity_check;
+    int help;
+    double *asymptote;       /* asymptote_count values, each > 0 */
+    size_t asymptote_count;
+    double min_time_ns;      /* >= 0; 0: leave the harness's min epoch time */
+    const char *output_csv;  /* NULL: none */
+    const char *output_json;
+} options;
+
+/* An output file being written: created as a temporary beside the target up front (so an
+ * unwritable place fails before anything runs), renamed over the target at the end. */
+typedef struct {
+    const char *option;      /* "-output-csv", for messages */
+    const char *target;
+    char *tmp;               /* NULL once renamed or removed */
+    FILE *f;
+} out_file;
+
+enum { OUT_CSV, OUT_JSON, OUT_COUNT };
+static out_file outputs[OUT_COUNT];
+
+/* One row per result: name, epochs, average iterations per epoch, total seconds in measured
+ * epochs, then min, max and median seconds per iteration (per call of the op). */
+static const char csv_template[] =
+    "name,epochs,average iterations,total seconds,"
+    "min seconds/iteration,max seconds/iteration,median seconds/iteration\n"
+    "{{#result}}{{name}},{{epochs}},{{average(iterations)}},{{sumProduct(iterations, elapsed)}},"
+    "{{minimum(elapsed)}},{{maximum(elapsed)}},{{median(elapsed)}}\n{{/result}}";
+
+static void error_line(const char *fmt, ...)
+{
+    va_list ap;
+    fputs(PROG ": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* ---- temporary output files ---- */
+
+static void remove_temps(void)
+{
+    size_t i;
+    for (i = 0; i < OUT_COUNT; i++) {
+        if (outputs[i].f) {
+            fclose(outputs[i].f);
+            outputs[i].f = NULL;
+        }
+        if (outputs[i].tmp) {
+            unlink(outputs[i].tmp);
+            util_free(outputs[i].tmp);
+            outputs[i].tmp = NULL;
+        }
+    }
+}
+
+/* Async-signal-safe: only unlink, then die of the same signal. */
+static void on_fatal_signal(int sig)
+{
+    size_t i;
+    for (i = 0; i < OUT_COUNT; i++)
+        if (outputs[i].tmp)
+            unlink(outputs[i].tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_cleanup(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    size_t i;
+    atexit(remove_temps);
+    for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+void bench_out_of_memory(const char *name)
+{
+    error_line("%s: out of memory", name);
+    exit(1);   /* remove_temps runs from atexit */
+}
+
+/* Creates o's temporary file in the target's directory; 0, or -1 after one error line. */
+static int out_open(out_file *o)
+{
+    static const char tmp_name[] = ".bench_bitcoin.tmp.XXXXXX";
+    const char *slash = strrchr(o->target, '/');
+    size_t dir_len = slash ? (size_t)(slash - o->target) + 1 : 0;
+    struct stat st;
+    mode_t mask;
+    int fd;
+
+    if (o->target[0] == '\0' || (slash && slash[1] == '\0')) {
+        error_line("%s: '%s' is not a file name", o->option, o->target);
+        return -1;
+    }
+    if (stat(o->target, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            error_line("%s: '%s' is a directory", o->option, o->target);
+            return -1;
+        }
+        if (access(o->target, W_OK) != 0) {
+            error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+            return -1;
+        }
+    }
+    o->tmp = util_malloc(dir_len + sizeof tmp_name);
+    if (!o->tmp) {
+        error_line("%s: out of memory", o->option);
+        return -1;
+    }
+    memcpy(o->tmp, o->target, dir_len);
+    memcpy(o->tmp + dir_len, tmp_name, sizeof tmp_name);
+    fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        util_free(o->tmp);
+        o->tmp = NULL;
+        return -1;
+    }
+    /* mkstemp makes the file 0600; give it the mode a plain fopen would have. */
+    mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    o->f = fdopen(fd, "w");
+    if (!o->f) {
+        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        close(fd);
+        return -1;   /* the temporary is removed by remove_temps */
+    }
+    return 0;
+}
+
+/* Renders tmpl into o's temporary file and closes it; 0, or -1 after one error line. */
+static int out_render(out_file *o, const char *tmpl, const nb_bench *b)
+{
+    int rc = nb_render(tmpl, b, o->f);
+    int err = 0;
+    if (fflush(o->f) != 0 || ferror(o->f))
+        err = errno;
+    if (fclose(o->f) != 0 && !err)
+        err = errno;
+    o->f = NULL;
+    if (rc != 0 || err) {
+        error_line("%s: writing '%s' failed%s%s", o->option, o->target,
+                   err ? ": " : "", err ? strerror(err) : " (template rendering error)");
+        return -1;
+    }
+    return 0;
+}
+
+static int out_commit(out_file *o)
+{
+    if (rename(o->tmp, o->target) != 0) {
+        error_line("%s: cannot rename the temporary file to '%s': %s", o->option, o->target,
+                   strerror(errno));
+        return -1;
+    }
+    util_free(o->tmp);
+    o->tmp = NULL;
+    return 0;
+}
+
+/* ---- options ---- */
+
+static void print_help(FILE *out)
+{
+    fputs(
+        "Usage: " PROG " [options]\n"
+        "\n"
+        "Runs Bitcoin Core's micro-benchmarks through nanobench and prints one table row per\n"
+        "benchmark. Options take one or two leading dashes (-filter=x is --filter=x).\n"
+        "\n"
+        "Options:\n"
+        "  -filter=<regex>       run only the benchmarks whose whole name matches this POSIX\n"
+        "                        extended regular expression (default: .*); -filter=SHA256\n"
+        "                        selects only SHA256, -filter='SHA256.*' all four SHA256 ones\n"
+        "  -list                 print the names of the selected benchmarks, run nothing\n"
+        "  -asymptote=<n1,n2,..> run each selected benchmark once per n (positive numbers) with\n"
+        "                        complexityN = n, then print the complexity fit table\n"
+        "  -min-time=<ms>        minimum time in milliseconds spent measuring each benchmark,\n"
+        "                        spread over its epochs (default: 10); 0 leaves the harness's\n"
+        "                        own minimum epoch time\n"
+        "  -sanity-check         run every selected benchmark once (one epoch of one\n"
+        "                        iteration), print no table; for tests\n"
+        "  -output-csv=<file>    also write the results as CSV (one row per result)\n"
+        "  -output-json=<file>   also write the results as JSON (every epoch of every result)\n"
+        "  -help, -h, -?         print this help and exit\n"
+        "\n"
+        "Output files are written whole or not at all. Every error is one line on stderr and\n"
+        "a non-zero exit status, before any benchmark runs.\n"
+        "\n"
+        "Tips:\n"
+        "  - Measure on a quiet machine: no other load, CPU frequency fixed (governor\n"
+        "    'performance', turbo off); the table warns about what it detects.\n"
+        "  - Where err% stays high, raise -min-time (e.g. -min-time=1000): longer epochs\n"
+        "    average out noise.\n"
+        "  - NANOBENCH_ENDLESS=<name> runs that benchmark for ever (say, to watch it with\n"
+        "    'perf top'); it says so on stderr.\n"
+        "  - NANOBENCH_SUPPRESS_WARNINGS=1 hides the stability warnings and unstable markers.\n",
+        out);
+}
+
+/* A number in plain decimal notation ("12", "0.5", "1e3"): no sign, space, hex, inf or nan.
+ * 0 and *value set; -1 when it is no such number; -2 when it overflows or underflows. */
+static int parse_decimal(const char *s, double *value)
+{
+    char *end;
+    double v;
+    if (!((*s >= '0' && *s <= '9') || *s == '.') || s[strspn(s, "0123456789.eE+-")] != '\0')
+        return -1;
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || *end != '\0')
+        return -1;
+    if (errno == ERANGE || !isfinite(v))
+        return -2;
+    *value = v;
+    return 0;
+}
+
+static int parse_asymptote(const char *value, options *o)
+{
+    size_t count = 1, i = 0;
+    const char *p;
+    char item[64];
+    int rc;
+
+    for (p = value; *p; p++)
+        count += *p == ',';
+    o->asymptote = util_malloc_array(count, sizeof *o->asymptote);
+    if (!o->asymptote) {
+        error_line("-asymptote: out of memory");
+        return -1;
+    }
+    o->asymptote_count = count;
+    for (p = value;; i++) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0) {
+            error_line("-asymptote: empty item in '%s' (expected n1,n2,... of positive numbers)",
+                       value);
+            return -1;
+        }
+        if (len < sizeof item) {
+            memcpy(item, p, len);
+            item[len] = '\0';
+        }
+        rc = len < sizeof item ? parse_decimal(item, &o->asymptote[i]) : -2;
+        if (rc == -2) {
+            error_line("-asymptote: '%.*s' is out of range", (int)len, p);
+            return -1;
+        }
+        if (rc != 0 || !(o->asymptote[i] > 0)) {
+            error_line("-asymptote: '%.*s' is not a positive number", (int)len, p);
+            return -1;
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return 0;
+}
+
+/* Parses argv into o; 0, or -1 after one error line. */
+static int parse_args(int argc, char **argv, options *o)
+{
+    int i;
+    for (i = 1; i < argc; i++) {
+        const char *arg = argv[i], *key, *eq, *value;
+        size_t key_len;
+        if (arg[0] != '-') {
+            error_line("unexpected argument '%s' (options start with '-'; see -help)", arg);
+            return -1;
+        }
+        key = arg + 1 + (arg[1] == '-');
+        eq = strchr(key, '=');
+        key_len = eq ? (size_t)(eq - key) : strlen(key);
+        value = eq ? eq + 1 : NULL;
+#define IS(name) (key_len == sizeof(name) - 1 && memcmp(key, name, key_len) == 0)
+        if (IS("list") || IS("sanity-check") || IS("help") || IS("h") || IS("?")) {
+            if (value) {
+                error_line("-%.*s takes no value (got '%s')", (int)key_len, key, arg);
+                return -1;
+            }
+            if (IS("list"))
+                o->list = 1;
+            else if (IS("sanity-check"))
+                o->sanity_check = 1;
+            else
+                o->help = 1;
+            continue;
+        }
+        if (!(IS("filter") || IS("asymptote") || IS("min-time") || IS("output-csv")
+              || IS("output-json"))) {
+            error_line("unknown option '%s' (see -help)", arg);
+            return -1;
+        }
+        if (!value) {
+            error_line("-%.*s needs a value: -%.*s=...", (int)key_len, key, (int)key_len, key);
+            return -1;
+        }
+        if (IS("filter")) {
+            o->filter = value;
+        } else if (IS("asymptote")) {
+            util_free(o->asymptote);
+            o->asymptote = NULL;
+            o->asymptote_count = 0;
+            if (parse_asymptote(value, o) != 0)
+                return -1;
+        } else if (IS("min-time")) {
+            double ms;
+            int rc = parse_decimal(value, &ms);
+            if (rc == -1) {
+                error_line("-min-time: '%s' is not a number of milliseconds (>= 0)", value);
+                return -1;
+            }
+            if (rc != 0 || ms * 1e6 > MAX_MIN_TIME_NS) {
+                error_line("-min-time: '%s' milliseconds is too long", value);
+                return -1;
+            }
+            o->min_time_ns = ms * 1e6;
+        } else if (value[0] == '\0') {
+            error_line("-%.*s needs a file name", (int)key_len, key);
+            return -1;
+        } else if (IS("output-csv")) {
+            o->output_csv = value;
+        } else {
+            o->output_json = value;
+        }
+#undef IS
+    }
+    if (o->output_csv && o->output_json && strcmp(o->output_csv, o->output_json) == 0) {
+        error_line("-output-csv and -output-json name the same file '%s'", o->output_csv);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- selection ---- */
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const bench_entry *)a)->name, ((const bench_entry *)b)->name);
+}
+
+/* The registered benchmarks whose whole name matches o->filter, sorted byte-wise into
+ * *selected (util_free it). 0 (and *count, possibly 0), or -1 after one error line. */
+static int select_benchmarks(const options *o, bench_entry **selected, size_t *count)
+{
+    size_t total, i, n = 0;
+    const bench_entry *all = bench_registry(&total);
+    bench_entry *sel = util_malloc_array(total, sizeof *sel);
+    regex_t re;
+
+    if (!sel) {
+        error_line("out of memory");
+        return -1;
+    }
+    if (o->filter) {
+        int rc = regcomp(&re, o->filter, REG_EXTENDED);
+        if (rc != 0) {
+            char msg[256];
+            regerror(rc, &re, msg, sizeof msg);
+            error_line("-filter: invalid regular expression '%s': %s", o->filter, msg);
+            util_free(sel);
+            return -1;
+        }
+    }
+    for (i = 0; i < total; i++) {
+        /* Whole-name match without rewriting the user's regex: POSIX regexec finds the
+         * leftmost-longest match, so a match of the whole name exists exactly when the one
+         * returned starts at 0 and ends at the end. */
+        regmatch_t m;
+        if (o->filter && (regexec(&re, all[i].name, 1, &m, 0) != 0 || m.rm_so != 0
+                          || (size_t)m.rm_eo != strlen(all[i].name)))
+            continue;
+        sel[n++] = all[i];
+    }
+    if (o->filter)
+        regfree(&re);
+    qsort(sel, n, sizeof *sel, by_name);
+    *selected = sel;
+    *count = n;
+    return 0;
+}
+
+/* ---- running ---- */
+
+/* Puts every setting of b back to the harness's defaults (read from d, a fresh bench), then
+ * applies the program's options. */
+static void configure(nb_bench *b, const nb_bench *d, const options *o, const char *name)
+{
+    nb_title(b, nb_get_title(d));
+    nb_name(b, name);
+    nb_unit(b, nb_get_unit(d));
+    nb_batch(b, nb_get_batch(d));
+    nb_relative(b, nb_get_relative(d));
+    nb_performance_counters(b, nb_get_performance_counters(d));
+    nb_epochs(b, nb_get_epochs(d));
+    nb_epoch_iterations(b, nb_get_epoch_iterations(d));
+    nb_min_epoch_iterations(b, nb_get_min_epoch_iterations(d));
+    nb_warmup(b, nb_get_warmup(d));
+    nb_min_epoch_time(b, nb_get_min_epoch_time(d));
+    nb_max_epoch_time(b, nb_get_max_epoch_time(d));
+    nb_complexity_n(b, -1);
+    nb_time_unit(b, nb_get_time_unit(d), nb_get_time_unit_name(d));
+    nb_clock_resolution_multiple(b, nb_get_clock_resolution_multiple(d));
+    nb_clear_context(b);
+    if (o->sanity_check) {
+        nb_output(b, NULL);
+        nb_epochs(b, 1);
+        nb_epoch_iterations(b, 1);
+    } else {
+        nb_output(b, stdout);
+        if (o->min_time_ns > 0)
+            nb_min_epoch_time(b, (uint64_t)(o->min_time_ns / (double)nb_get_epochs(b)));
+    }
+}
+
+/* Fits results [first, nb_result_count(b)) of one benchmark and prints the fit table. */
+static int print_bigo(const nb_bench *b, size_t first)
+{
+    size_t count = nb_result_count(b) - first, i, k = 0, fits;
+    double *n = util_malloc_array(count, sizeof *n);
+    double *t = util_malloc_array(count, sizeof *t);
+    nb_bigo fit[MAX_FITS];
+    int rc = -1;
+
+    if (!n || !t) {
+        error_line("-asymptote: out of memory");
+        goto done;
+    }
+    for (i = 0; i < count; i++) {
+        const nb_result *r = nb_result_at(b, first + i);
+        if (nb_result_complexity_n(r) < 0)
+            continue;
+        n[k] = nb_result_complexity_n(r);
+        t[k] = nb_result_median(r, NB_ELAPSED);
+        k++;
+    }
+    fits = nb_bigo_fit(n, t, k, fit, MAX_FITS);
+    if (fputc('\n', stdout) == EOF || nb_bigo_print(stdout, fit, fits) != 0) {
+        error_line("writing the complexity table to stdout failed");
+        goto done;
+    }
+    rc = 0;
+done:
+    util_free(n);
+    util_free(t);
+    return rc;
+}
+
+/* Runs the selected benchmarks into b; 0, or -1 after one error line. */
+static int run_benchmarks(nb_bench *b, const nb_bench *defaults, const options *o,
+                          const bench_entry *sel, size_t count)
+{
+    size_t i, k;
+    for (i = 0; i < count; i++) {
+        size_t rounds = o->asymptote_count ? o->asymptote_count : 1;
+        size_t first = nb_result_count(b);
+        for (k = 0; k < rounds; k++) {
+            size_t before = nb_result_count(b);
+            configure(b, defaults, o, sel[i].name);
+            if (o->asymptote_count)
+                nb_complexity_n(b, o->asymptote[k]);
+            sel[i].fn(b);
+            if (nb_get_error(b) != 0) {
+                error_line("%s: the harness ran out of memory or could not write its output",
+                           sel[i].name);
+                return -1;
+            }
+            if (nb_result_count(b) != before + 1) {
+                error_line("%s: made %zu measurements instead of one (a benchmark must call "
+                           "nb_run exactly once)", sel[i].name, nb_result_count(b) - before);
+                return -1;
+            }
+        }
+        if (o->asymptote_count && !o->sanity_check && print_bigo(b, first) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    bench_entry *sel = NULL;
+    size_t count = 0, i;
+    nb_bench *b = NULL, *defaults = NULL;
+    int status = 1;
+
+    memset(&o, 0, sizeof o);
+    o.min_time_ns = DEFAULT_MIN_TIME_MS * 1e6;
+    outputs[OUT_CSV].option = "-output-csv";
+    outputs[OUT_JSON].option = "-output-json";
+
+    if (parse_args(argc, argv, &o) != 0)
+        goto done;
+    if (o.help) {
+        print_help(stdout);
+        status = 0;
+        goto flush;
+    }
+    if (select_benchmarks(&o, &sel, &count) != 0)
+        goto done;
+    if (count == 0) {
+        error_line("-filter: no benchmark matches '%s' (-list shows them all)", o.filter);
+        goto done;
+    }
+    if (o.list) {
+        for (i = 0; i < count; i++)
+            puts(sel[i].name);
+        status = 0;
+        goto flush;
+    }
+
+    install_cleanup();
+    outputs[OUT_CSV].target = o.output_csv;
+    outputs[OUT_JSON].target = o.output_json;
+    for (i = 0; i < OUT_COUNT; i++)
+        if (outputs[i].target && out_open(&outputs[i]) != 0)
+            goto done;
+    b = nb_bench_new();
+    defaults = nb_bench_new();
+    if (!b || !defaults) {
+        error_line("out of memory");
+        goto done;
+    }
+
+    fprintf(stderr, "Using the '%s' SHA256 implementation\n", sha256_autodetect());
+    if (run_benchmarks(b, defaults, &o, sel, count) != 0)
+        goto done;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        error_line("writing the table to stdout failed: %s", strerror(errno));
+        goto done;
+    }
+    if ((outputs[OUT_CSV].target && out_render(&outputs[OUT_CSV], csv_template, b) != 0)
+        || (outputs[OUT_JSON].target && out_render(&outputs[OUT_JSON], nb_templ_json(), b) != 0))
+        goto done;
+    for (i = 0; i < OUT_COUNT; i++)
+        if (outputs[i].target && out_commit(&outputs[i]) != 0)
+            goto done;
+    status = 0;
+flush:
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        error_line("writing to stdout failed");
+        status = 1;
+    }
+done:
+    remove_temps();
+    nb_bench_free(b);
+    nb_bench_free(defaults);
+    util_free(sel);
+    util_free(o.asymptote);
+    return status;
+}

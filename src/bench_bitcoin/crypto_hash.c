@@ -1,0 +1,150 @@
+/* Hash benchmarks (Bitcoin Core's bench/crypto_hash.cpp): SHA-1, SHA-256, SHA-512, RIPEMD-160
+ * over 1,000,000 zero bytes, short chained SHA-256, double SHA-256 of 64-byte blocks, and
+ * SipHash of a 256-bit value.
+ *
+ * Each op is a static function in this file so that nb_run (inline) inlines it into the
+ * measured loop; the op's result always lands in memory the op's argument points to, which
+ * the compiler cannot prove dead. */
+#include "bench_bitcoin/bench.h"
+#include "crypto/ripemd160.h"
+#include "crypto/sha1.h"
+#include "crypto/sha256.h"
+#include "crypto/sha512.h"
+#include "crypto/siphash.h"
+#include "util/alloc.h"
+
+#include <string.h>
+
+#define BUFFER_SIZE 1000000
+#define D64_BLOCKS 1024
+
+/* Input and output of the one-megabyte hash benchmarks. */
+typedef struct {
+    unsigned char *in;   /* BUFFER_SIZE zero bytes */
+    unsigned char out[64];
+} big_hash;
+
+static unsigned char *zero_buffer(const char *name, size_t size)
+{
+    unsigned char *p = util_malloc(size);
+    if (!p)
+        bench_out_of_memory(name);
+    memset(p, 0, size);
+    return p;
+}
+
+static void ripemd160_op(void *arg)
+{
+    big_hash *h = arg;
+    ripemd160_ctx ctx;
+    ripemd160_init(&ctx);
+    ripemd160_write(&ctx, h->in, BUFFER_SIZE);
+    ripemd160_finalize(&ctx, h->out);
+}
+
+static void sha1_op(void *arg)
+{
+    big_hash *h = arg;
+    sha1_ctx ctx;
+    sha1_init(&ctx);
+    sha1_write(&ctx, h->in, BUFFER_SIZE);
+    sha1_finalize(&ctx, h->out);
+}
+
+static void sha256_op(void *arg)
+{
+    big_hash *h = arg;
+    sha256_ctx ctx;
+    sha256_init(&ctx);
+    sha256_write(&ctx, h->in, BUFFER_SIZE);
+    sha256_finalize(&ctx, h->out);
+}
+
+static void sha512_op(void *arg)
+{
+    big_hash *h = arg;
+    sha512_ctx ctx;
+    sha512_init(&ctx);
+    sha512_write(&ctx, h->in, BUFFER_SIZE);
+    sha512_finalize(&ctx, h->out);
+}
+
+static void run_big_hash(nb_bench *bench, const char *name, void (*op)(void *))
+{
+    big_hash h;
+    h.in = zero_buffer(name, BUFFER_SIZE);
+    nb_run(nb_unit(nb_batch(bench, BUFFER_SIZE), "byte"), op, &h);
+    util_free(h.in);
+}
+
+/* Here op may be an indirect call: one call per megabyte hashed costs nothing measurable. */
+void RIPEMD160(nb_bench *bench)
+{
+    run_big_hash(bench, "RIPEMD160", ripemd160_op);
+}
+
+void SHA1(nb_bench *bench)
+{
+    run_big_hash(bench, "SHA1", sha1_op);
+}
+
+void SHA256(nb_bench *bench)
+{
+    run_big_hash(bench, "SHA256", sha256_op);
+}
+
+void SHA512(nb_bench *bench)
+{
+    run_big_hash(bench, "SHA512", sha512_op);
+}
+
+/* Each hash is written over its own input, so every iteration depends on the last. */
+static void sha256_32b_op(void *arg)
+{
+    unsigned char *buf = arg;
+    sha256_ctx ctx;
+    sha256_init(&ctx);
+    sha256_write(&ctx, buf, 32);
+    sha256_finalize(&ctx, buf);
+}
+
+void SHA256_32b(nb_bench *bench)
+{
+    unsigned char buf[32];
+    memset(buf, 0, sizeof buf);
+    nb_run(nb_unit(nb_batch(bench, sizeof buf), "byte"), sha256_32b_op, buf);
+}
+
+/* In place: the 1024 digests overwrite the first half of the input. */
+static void sha256_d64_op(void *arg)
+{
+    unsigned char *buf = arg;
+    sha256_d64(buf, buf, D64_BLOCKS);
+}
+
+void SHA256D64_1024(nb_bench *bench)
+{
+    unsigned char *buf = zero_buffer("SHA256D64_1024", 64 * D64_BLOCKS);
+    nb_run(nb_unit(nb_batch(bench, 64 * D64_BLOCKS), "byte"), sha256_d64_op, buf);
+    util_free(buf);
+}
+
+typedef struct {
+    unsigned char x[32];
+    uint64_t k1;
+} siphash_state;
+
+/* x's first 8 bytes become the hash of x under a key that changes every call. */
+static void siphash_32b_op(void *arg)
+{
+    siphash_state *s = arg;
+    uint64_t h = siphash_uint256(0, ++s->k1, s->x);
+    memcpy(s->x, &h, sizeof h);
+}
+
+void SipHash_32b(nb_bench *bench)
+{
+    siphash_state s;
+    memset(&s, 0, sizeof s);
+    nb_run(bench, siphash_32b_op, &s);
+}

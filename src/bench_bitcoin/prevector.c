@@ -1,0 +1,149 @@
+/* Prevector benchmarks (Bitcoin Core's bench/prevector.cpp): the cost of a prevector<28, T>
+ * going inline (28 elements) and onto the heap (29), for a trivial T (unsigned char, new
+ * elements zero) and a non-trivial one (a struct of one int that its initialiser sets to -1).
+ *
+ * One macro, PREVECTOR_BENCHMARKS, writes the four benchmarks for one element type, as Core's
+ * templates do. Inside each op, nb_do_not_optimize_away(pointer) hands the vector's storage
+ * to the optimizer as "read from here": without it the compiler could see that a filled
+ * vector is cleared or destroyed unread and drop the filling, and measure nothing. */
+#include "bench_bitcoin/bench.h"
+#include "prevector/prevector.h"
+#include "prevector/serialize.h"
+#include "util/stream.h"
+
+#include <stdint.h>
+
+/* Sizes from Core: 28 fits inline, 29 does not; Deserialize's stream holds 900 vectors of
+ * DESER_SMALL elements then 101 of DESER_LARGE, of which each iteration reads 1000. */
+#define INLINE_SIZE 28
+#define DESER_SMALL_COUNT 900
+#define DESER_SMALL 28
+#define DESER_LARGE_COUNT 101
+#define DESER_LARGE 100
+#define DESER_READS 1000
+
+typedef struct {
+    int v;
+} nontrivial;
+
+static void nontrivial_init(nontrivial *x)
+{
+    x->v = -1;
+}
+
+/* Serialised as the int's 4 bytes, little-endian. */
+#define NONTRIVIAL_ENCODE(dst, src) prevector_store_le32((dst), (uint32_t)(src)->v)
+#define NONTRIVIAL_DECODE(dst, src) ((dst)->v = (int)prevector_load_le32(src))
+
+PREVECTOR_DEFINE(pv_trivial, unsigned char, INLINE_SIZE)
+PREVECTOR_DEFINE_SERIALIZE_BYTES(pv_trivial)
+PREVECTOR_DEFINE_INIT(pv_nontrivial, nontrivial, INLINE_SIZE, nontrivial_init)
+PREVECTOR_DEFINE_SERIALIZE(pv_nontrivial, nontrivial, 4, NONTRIVIAL_ENCODE, NONTRIVIAL_DECODE)
+
+#define PREVECTOR_BENCHMARKS(V, KIND)                                                        \
+    /* Two vectors that live across iterations (Clear and Resize). */                       \
+    typedef struct {                                                                         \
+        V t0, t1;                                                                            \
+    } V##_pair;                                                                              \
+                                                                                             \
+    static void V##_resize_or_die(V *v, size_t n, const char *name)                          \
+    {                                                                                        \
+        if (V##_resize(v, n) != 0)                                                           \
+            bench_out_of_memory(name);                                                       \
+        nb_do_not_optimize_away(V##_data(v));                                                \
+    }                                                                                        \
+                                                                                             \
+    static void V##_destructor_op(void *arg)                                                 \
+    {                                                                                        \
+        V t0, t1;                                                                            \
+        (void)arg;                                                                           \
+        V##_init(&t0);                                                                       \
+        V##_init(&t1);                                                                       \
+        V##_resize_or_die(&t0, INLINE_SIZE, "PrevectorDestructor" #KIND);                    \
+        V##_resize_or_die(&t1, INLINE_SIZE + 1, "PrevectorDestructor" #KIND);                \
+        V##_destroy(&t0);                                                                    \
+        V##_destroy(&t1);                                                                    \
+    }                                                                                        \
+                                                                                             \
+    void PrevectorDestructor##KIND(nb_bench *bench)                                          \
+    {                                                                                        \
+        nb_run(nb_batch(bench, 2), V##_destructor_op, NULL);                                 \
+    }                                                                                        \
+                                                                                             \
+    static void V##_clear_op(void *arg)                                                      \
+    {                                                                                        \
+        V##_pair *p = arg;                                                                   \
+        V##_resize_or_die(&p->t0, INLINE_SIZE, "PrevectorClear" #KIND);                      \
+        V##_clear(&p->t0);                                                                   \
+        V##_resize_or_die(&p->t1, INLINE_SIZE + 1, "PrevectorClear" #KIND);                  \
+        V##_clear(&p->t1);                                                                   \
+    }                                                                                        \
+                                                                                             \
+    void PrevectorClear##KIND(nb_bench *bench)                                               \
+    {                                                                                        \
+        V##_pair p;                                                                          \
+        V##_init(&p.t0);                                                                     \
+        V##_init(&p.t1);                                                                     \
+        nb_run(nb_batch(bench, 2), V##_clear_op, &p);                                        \
+        V##_destroy(&p.t0);                                                                  \
+        V##_destroy(&p.t1);                                                                  \
+    }                                                                                        \
+                                                                                             \
+    static void V##_resize_op(void *arg)                                                     \
+    {                                                                                        \
+        V##_pair *p = arg;                                                                   \
+        V##_resize_or_die(&p->t0, INLINE_SIZE, "PrevectorResize" #KIND);                     \
+        V##_resize_or_die(&p->t0, 0, "PrevectorResize" #KIND);                               \
+        V##_resize_or_die(&p->t1, INLINE_SIZE + 1, "PrevectorResize" #KIND);                 \
+        V##_resize_or_die(&p->t1, 0, "PrevectorResize" #KIND);                               \
+    }                                                                                        \
+                                                                                             \
+    void PrevectorResize##KIND(nb_bench *bench)                                              \
+    {                                                                                        \
+        V##_pair p;                                                                          \
+        V##_init(&p.t0);                                                                     \
+        V##_init(&p.t1);                                                                     \
+        nb_run(nb_batch(bench, 4), V##_resize_op, &p);                                       \
+        V##_destroy(&p.t0);                                                                  \
+        V##_destroy(&p.t1);                                                                  \
+    }                                                                                        \
+                                                                                             \
+    /* A fresh vector per iteration reads DESER_READS serialised ones, then the stream is    \
+     * rewound for the next iteration. */                                                    \
+    static void V##_deserialize_op(void *arg)                                                \
+    {                                                                                        \
+        byte_stream *s = arg;                                                                \
+        V t1;                                                                                \
+        int x;                                                                               \
+        V##_init(&t1);                                                                       \
+        for (x = 0; x < DESER_READS; x++) {                                                  \
+            if (V##_unserialize(&t1, s) != 0)                                                \
+                bench_out_of_memory("PrevectorDeserialize" #KIND);                           \
+            nb_do_not_optimize_away(V##_data(&t1));                                          \
+        }                                                                                    \
+        V##_destroy(&t1);                                                                    \
+        stream_rewind(s);                                                                    \
+    }                                                                                        \
+                                                                                             \
+    void PrevectorDeserialize##KIND(nb_bench *bench)                                         \
+    {                                                                                        \
+        byte_stream s;                                                                       \
+        V t0;                                                                                \
+        int x, rc = 0;                                                                       \
+        stream_init(&s);                                                                     \
+        V##_init(&t0);                                                                       \
+        rc |= V##_resize(&t0, DESER_SMALL);                                                  \
+        for (x = 0; x < DESER_SMALL_COUNT; x++)                                              \
+            rc |= V##_serialize(&t0, &s);                                                    \
+        rc |= V##_resize(&t0, DESER_LARGE);                                                  \
+        for (x = 0; x < DESER_LARGE_COUNT; x++)                                              \
+            rc |= V##_serialize(&t0, &s);                                                    \
+        V##_destroy(&t0);                                                                    \
+        if (rc != 0)                                                                         \
+            bench_out_of_memory("PrevectorDeserialize" #KIND);                               \
+        nb_run(nb_batch(bench, DESER_READS), V##_deserialize_op, &s);                        \
+        stream_destroy(&s);                                                                  \
+    }
+
+PREVECTOR_BENCHMARKS(pv_trivial, Trivial)
+PREVECTOR_BENCHMARKS(pv_nontrivial, Nontrivial)

@@ -1,0 +1,252 @@
+#!/bin/sh
+# Drives bench_bitcoin through every option and every bad input: exit codes, the one-line
+# error on stderr, nothing run (nothing on stdout) before an error, the shape of the output
+# (header, rows, complexity table, CSV and JSON files), and no file left behind on failure.
+# Runs only fast benchmarks with -min-time=1.
+set -u
+prog="${top_builddir:-.}/bench_bitcoin"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_options.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+checks=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# run ARGS...: runs the program; $rc, $tmp/out, $tmp/err.
+run() {
+    "$prog" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    checks=$((checks + 1))
+}
+
+# bad PATTERN ARGS...: the program must fail before running anything, with exactly one line
+# on stderr that contains PATTERN (a fixed string), and print nothing on stdout.
+bad() {
+    pattern=$1
+    shift
+    run "$@"
+    if [ $rc -eq 0 ]; then
+        fail "'$*' exited 0"
+    elif [ $rc -ge 126 ]; then
+        fail "'$*' died (exit $rc): $(cat "$tmp/err")"
+    fi
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "'$*': stderr is not one line: $(cat "$tmp/err")"
+    grep -F -q -- "$pattern" "$tmp/err" || fail "'$*': stderr lacks '$pattern': $(cat "$tmp/err")"
+    grep -q '^bench_bitcoin: ' "$tmp/err" || fail "'$*': stderr does not name the program"
+    [ ! -s "$tmp/out" ] || fail "'$*': printed on stdout: $(head -2 "$tmp/out")"
+}
+
+# good ARGS...: the program must exit 0.
+good() {
+    run "$@"
+    [ $rc -eq 0 ] || fail "'$*' exited $rc: $(cat "$tmp/err")"
+}
+
+# ---- help -------------------------------------------------------------------------------
+for h in -help --help -h --h '-?' '--?'; do
+    good "$h"
+    for word in -filter= -list -asymptote= -min-time= -sanity-check -output-csv= \
+                -output-json= -help NANOBENCH_ENDLESS NANOBENCH_SUPPRESS_WARNINGS quiet; do
+        grep -F -q -- "$word" "$tmp/out" || fail "$h: help does not mention $word"
+    done
+done
+
+# ---- unknown options and malformed arguments ---------------------------------------------
+bad "unknown option '-bogus'" -bogus
+bad "unknown option '--bogus'" --bogus
+bad "unknown option '---filter=SHA1'" ---filter=SHA1
+bad "unknown option '-filterx=SHA1'" -filterx=SHA1
+bad "unknown option '-Filter=SHA1'" -Filter=SHA1
+bad "unknown option '-'" -
+bad "unknown option '--'" --
+bad "unexpected argument 'SHA256'" SHA256
+bad "unknown option '-bogus'" -list -bogus
+bad "-list takes no value" -list=1
+bad "-sanity-check takes no value" -sanity-check=yes
+bad "-help takes no value" -help=1
+bad "-filter needs a value" -filter
+bad "-asymptote needs a value" -asymptote
+bad "-min-time needs a value" --min-time
+bad "-output-csv needs a value" -output-csv
+bad "-output-json needs a value" -output-json
+
+# ---- -filter ---------------------------------------------------------------------------------
+bad "-filter: invalid regular expression '('" -filter='('
+bad "-filter: invalid regular expression 'SHA[1'" -filter='SHA[1'
+bad "-filter: invalid regular expression '*SHA1'" -filter='*SHA1'
+# The regcomp message follows the regex.
+run -filter='('
+grep -q "invalid regular expression '(': ." "$tmp/err" || fail "no regerror text: $(cat "$tmp/err")"
+bad "-filter: no benchmark matches 'NoSuchBenchmark'" -filter=NoSuchBenchmark
+bad "-filter: no benchmark matches 'SHA'" -filter=SHA      # whole names only, no prefix
+bad "-filter: no benchmark matches 'HA1'" -filter=HA1      # nor a part
+bad "-filter: no benchmark matches ''" -filter=
+bad "-filter: no benchmark matches 'sha1'" -list -filter='SHA1' -filter=sha1  # last wins
+
+good -list -filter=SHA256
+[ "$(cat "$tmp/out")" = "SHA256" ] || fail "-filter=SHA256 selects: $(cat "$tmp/out")"
+good --list --filter='SHA256.*'
+[ "$(cat "$tmp/out")" = "SHA256
+SHA256D64_1024
+SHA256_32b" ] || fail "-filter=SHA256.* selects: $(cat "$tmp/out")"
+good -list -filter='SHA1|RIPEMD160|SHA5.*'
+[ "$(cat "$tmp/out")" = "RIPEMD160
+SHA1
+SHA512" ] || fail "alternation selects: $(cat "$tmp/out")"
+good -list -filter='Prevector.*Trivial'
+[ "$(wc -l <"$tmp/out")" -eq 4 ] || fail "Prevector.*Trivial selects: $(cat "$tmp/out")"
+good -list -filter='SHA1)' -filter='(SHA1|SHA512)'
+[ "$(cat "$tmp/out")" = "SHA1
+SHA512" ] || fail "a later -filter does not replace the first: $(cat "$tmp/out")"
+good -list
+[ "$(wc -l <"$tmp/out")" -eq 16 ] || fail "-list shows $(wc -l <"$tmp/out") benchmarks"
+LC_ALL=C sort "$tmp/out" | cmp -s - "$tmp/out" || fail "-list is not in byte-wise order"
+[ ! -s "$tmp/err" ] || fail "-list wrote on stderr: $(cat "$tmp/err")"
+
+# ---- -asymptote ------------------------------------------------------------------------------
+for v in '' '1,,2' '1,' ',1' 'abc' '0' '1,0' '-5' '5x' '0x10' 'inf' 'nan' ' 5' '+5' '1;2' \
+         '1.2.3' 'e5' '.'; do
+    bad "-asymptote: " -filter=SipHash_32b -asymptote="$v"
+done
+bad "-asymptote: '1e999' is out of range" -filter=SipHash_32b -asymptote=1e999
+bad "-asymptote: '0' is not a positive number" -filter=SipHash_32b -asymptote=10,0
+bad "-asymptote: empty item in '10,,20'" -filter=SipHash_32b -asymptote=10,,20
+
+# ---- -min-time ------------------------------------------------------------------------------
+for v in '' 'abc' '-1' '10ms' '1e999' '0x10' 'inf' ' 1'; do
+    bad "-min-time: " -filter=SipHash_32b -min-time="$v"
+done
+
+# ---- output files that cannot be written: nothing runs, nothing is left behind -----------
+mkdir "$tmp/d"
+bad "-output-csv: cannot write '$tmp/no/such/dir/x.csv'" -filter=SHA1 \
+    -output-csv="$tmp/no/such/dir/x.csv"
+bad "-output-json: '$tmp/d' is a directory" -filter=SHA1 -output-json="$tmp/d"
+bad "-output-json: '$tmp/d/' is not a file name" -filter=SHA1 -output-json="$tmp/d/"
+bad "-output-csv needs a file name" -output-csv=
+bad "name the same file" -output-csv="$tmp/d/x" -output-json="$tmp/d/x"
+# The CSV's temporary is created first, then the JSON one fails: the CSV one must go too.
+bad "-output-json: cannot write" -filter=SHA1 -output-csv="$tmp/d/a.csv" \
+    -output-json="$tmp/no/b.json"
+if [ "$(id -u)" -ne 0 ]; then
+    mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+    bad "-output-csv: cannot write" -filter=SHA1 -output-csv="$tmp/ro/x.csv"
+    touch "$tmp/d/readonly.csv" && chmod 444 "$tmp/d/readonly.csv"
+    bad "-output-csv: cannot write" -filter=SHA1 -output-csv="$tmp/d/readonly.csv"
+    rm -f "$tmp/d/readonly.csv"
+fi
+# Bad input after good output options: the files are checked only after the options parse.
+bad "unknown option" -output-csv="$tmp/d/a.csv" -nope
+[ -z "$(ls -A "$tmp/d")" ] || fail "files left behind after errors: $(ls -A "$tmp/d")"
+
+# A failure after the run (the table cannot be written): no output file, no temporary.
+if [ -w /dev/full ]; then
+    "$prog" -filter=SipHash_32b -min-time=1 -output-csv="$tmp/d/a.csv" \
+        -output-json="$tmp/d/a.json" >/dev/full 2>"$tmp/err"
+    rc=$?
+    [ $rc -ne 0 ] || fail "writing the table to /dev/full exited 0"
+    [ -z "$(ls -A "$tmp/d")" ] || fail "files left after a failed run: $(ls -A "$tmp/d")"
+fi
+
+# Killed while running (NANOBENCH_ENDLESS never ends): the temporaries are removed.
+NANOBENCH_ENDLESS=SipHash_32b "$prog" -filter=SipHash_32b -output-csv="$tmp/d/k.csv" \
+    >/dev/null 2>"$tmp/err" &
+pid=$!
+i=0
+while [ $i -lt 50 ] && [ -z "$(ls -A "$tmp/d")" ]; do sleep 0.1; i=$((i + 1)); done
+[ -n "$(ls -A "$tmp/d")" ] || fail "no temporary output file while running"
+sleep 0.3
+kill -TERM $pid
+wait $pid 2>/dev/null
+rc=$?
+[ $rc -ne 0 ] || fail "killed endless run exited 0"
+[ -z "$(ls -A "$tmp/d")" ] || fail "files left after SIGTERM: $(ls -A "$tmp/d")"
+grep -q "NANOBENCH_ENDLESS\|SipHash_32b" "$tmp/err" || fail "endless run said nothing on stderr"
+
+# ---- a normal run: the table ------------------------------------------------------------
+good -filter='SHA1|SipHash_32b|RIPEMD160' -min-time=1
+grep -q "^Using the '.*' SHA256 implementation\$" "$tmp/err" ||
+    fail "no SHA256 implementation line: $(cat "$tmp/err")"
+grep '^|' "$tmp/out" >"$tmp/table"
+head -1 "$tmp/table" | grep -q '^| *ns/byte *| *byte/s *| *err% *|' ||
+    fail "bad header: $(head -1 "$tmp/table")"
+head -1 "$tmp/table" | grep -q '| *total *| benchmark$' || fail "bad header: $(head -1 "$tmp/table")"
+sed -n 2p "$tmp/table" | grep -q '^|-*:|' || fail "bad separator: $(sed -n 2p "$tmp/table")"
+grep -c '^| *[0-9]' "$tmp/table" | grep -q '^3$' || fail "not 3 rows: $(cat "$tmp/table")"
+# The benchmark's name is the first backticked word of a row (advice may follow it).
+[ "$(sed -n 's/^| *[0-9][^`]*`\([^`]*\)`.*/\1/p' "$tmp/table" | tr '\n' ' ')" = \
+  "RIPEMD160 SHA1 SipHash_32b " ] || fail "rows not in byte-wise order: $(cat "$tmp/table")"
+# SipHash_32b counts ops, the hashes bytes: a new header for the new unit.
+grep -q '^| *ns/op *| *op/s' "$tmp/table" || fail "no ns/op header for SipHash_32b"
+
+# ---- -asymptote: one row per n, then the fit table ---------------------------------------
+good -filter=SipHash_32b -asymptote=1,2,4,8 -min-time=1
+grep -q '^| *complexityN *|' "$tmp/out" || fail "no complexityN column: $(cat "$tmp/out")"
+for n in 1 2 4 8; do
+    grep -q "^| *$n *|.*\`SipHash_32b\`" "$tmp/out" || fail "no row for n=$n"
+done
+grep -q '^| *coefficient *| *err% *| complexity$' "$tmp/out" || fail "no fit table header"
+for f in 'O(1)' 'O(n)' 'O(log n)' 'O(n log n)' 'O(n^2)' 'O(n^3)'; do
+    grep -F -q "| $f" "$tmp/out" || fail "fit table lacks $f"
+done
+# The real use: ComplexMemPool's n is its number of child transactions.
+good -filter=ComplexMemPool -asymptote=5,10,20 -min-time=1
+[ "$(grep -c '`ComplexMemPool`' "$tmp/out")" -eq 3 ] || fail "ComplexMemPool: not 3 rows"
+grep -q '^| *coefficient' "$tmp/out" || fail "ComplexMemPool: no fit table"
+# Two benchmarks: one fit table each.
+good -filter='SHA256_32b|SipHash_32b' -asymptote=1,2 -min-time=1
+[ "$(grep -c '^| *coefficient' "$tmp/out")" -eq 2 ] || fail "not one fit table per benchmark"
+# -sanity-check prints no table, not even the fit table.
+good -sanity-check -filter=SipHash_32b -asymptote=1,2
+[ ! -s "$tmp/out" ] || fail "-sanity-check -asymptote printed: $(cat "$tmp/out")"
+
+# ---- CSV and JSON files ---------------------------------------------------------------------
+echo old >"$tmp/d/r.csv"
+good -filter='SHA1|SipHash_32b' -min-time=1 -output-csv="$tmp/d/r.csv" \
+    --output-json="$tmp/d/r.json"
+[ "$(ls -A "$tmp/d" | tr '\n' ' ')" = "r.csv r.json " ] ||
+    fail "output directory holds: $(ls -A "$tmp/d")"
+head -1 "$tmp/d/r.csv" | grep -q '^name,epochs,' || fail "CSV header: $(head -1 "$tmp/d/r.csv")"
+[ "$(wc -l <"$tmp/d/r.csv")" -eq 3 ] || fail "CSV is not a header and 2 rows: $(cat "$tmp/d/r.csv")"
+[ "$(tail -n +2 "$tmp/d/r.csv" | cut -d, -f1 | tr '\n' ' ')" = "SHA1 SipHash_32b " ] ||
+    fail "CSV names: $(cat "$tmp/d/r.csv")"
+bad_rows=$(tail -n +2 "$tmp/d/r.csv" | awk -F, 'NF != 7 || !($2 == 11 && $3 >= 1 && $4 > 0 &&
+    $5 > 0 && $5 <= $7 && $7 <= $6) { print }')
+[ -z "$bad_rows" ] || fail "CSV rows malformed (7 fields, 11 epochs, min <= median <= max): $bad_rows"
+[ "$(stat -c %a "$tmp/d/r.csv" 2>/dev/null || echo 644)" != 600 ] ||
+    fail "CSV kept the temporary file's 0600 mode"
+grep -q '"SHA1"' "$tmp/d/r.json" && grep -q '"SipHash_32b"' "$tmp/d/r.json" ||
+    fail "JSON lacks a result: $(head -c 300 "$tmp/d/r.json")"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp/d/r.json" <<'EOF' || fail "JSON structure (see above)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+res = doc["results"]
+assert [r["name"] for r in res] == ["SHA1", "SipHash_32b"], [r["name"] for r in res]
+for r in res:
+    assert r["epochs"] == 11, r["epochs"]
+    assert len(r["measurements"]) == r["epochs"], len(r["measurements"])
+    assert all(m["elapsed"] > 0 and m["iterations"] >= 1 for m in r["measurements"])
+assert res[0]["unit"] == "byte" and res[0]["batch"] == 1000000, (res[0]["unit"], res[0]["batch"])
+assert res[1]["unit"] == "op" and res[1]["batch"] == 1, (res[1]["unit"], res[1]["batch"])
+EOF
+fi
+
+# -min-time spreads over the epochs: 22 ms over 11 epochs is a 2 ms minimum epoch time.
+if command -v python3 >/dev/null 2>&1; then
+    good -filter=SipHash_32b -min-time=22 -output-json="$tmp/d/t.json"
+    python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert abs(r["minEpochTime"] - 0.002) < 1e-9, r["minEpochTime"]
+' "$tmp/d/t.json" || fail "-min-time=22 did not give a 2 ms minimum epoch time"
+fi
+
+# -sanity-check: no table on stdout, but the files are written.
+rm -f "$tmp/d"/*
+good -sanity-check -filter=SHA256_32b -output-csv="$tmp/d/s.csv"
+[ ! -s "$tmp/out" ] || fail "-sanity-check printed a table"
+[ "$(tail -n +2 "$tmp/d/s.csv" | cut -d, -f1-3)" = "SHA256_32b,1,1" ] ||
+    fail "-sanity-check CSV: $(cat "$tmp/d/s.csv")"
+
+echo "$checks runs, $failures failure(s)"
+[ $failures -eq 0 ]

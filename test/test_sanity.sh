@@ -1,0 +1,59 @@
+#!/bin/sh
+# bench_bitcoin -sanity-check: every registered benchmark runs exactly once, one epoch of one
+# iteration, prints no table and exits 0. Under --enable-sanitizers this is the run that puts
+# every benchmark's code through ASan and UBSan.
+set -u
+prog="${top_builddir:-.}/bench_bitcoin"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_sanity.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+expected="ComplexMemPool
+PrevectorClearNontrivial
+PrevectorClearTrivial
+PrevectorDeserializeNontrivial
+PrevectorDeserializeTrivial
+PrevectorDestructorNontrivial
+PrevectorDestructorTrivial
+PrevectorResizeNontrivial
+PrevectorResizeTrivial
+RIPEMD160
+SHA1
+SHA256
+SHA256D64_1024
+SHA256_32b
+SHA512
+SipHash_32b"
+
+"$prog" -list >"$tmp/list" 2>"$tmp/list.err" || fail "-list exited $?"
+[ "$(cat "$tmp/list")" = "$expected" ] || fail "-list is not the 16 benchmarks in byte-wise order:
+$(cat "$tmp/list")"
+
+"$prog" -sanity-check -output-csv="$tmp/sanity.csv" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || fail "-sanity-check exited $rc: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "-sanity-check printed on stdout: $(head -3 "$tmp/out")"
+grep -q "^Using the '.*' SHA256 implementation\$" "$tmp/err" ||
+    fail "no SHA256 implementation line on stderr: $(cat "$tmp/err")"
+
+# One CSV row per benchmark, in order, each with 1 epoch of 1 iteration and a positive time.
+if [ -f "$tmp/sanity.csv" ]; then
+    tail -n +2 "$tmp/sanity.csv" | cut -d, -f1 >"$tmp/names"
+    [ "$(cat "$tmp/names")" = "$expected" ] || fail "CSV rows are not the 16 benchmarks:
+$(cat "$tmp/names")"
+    bad=$(tail -n +2 "$tmp/sanity.csv" | awk -F, '!($2 == 1 && $3 == 1 && $7 > 0) { print }')
+    [ -z "$bad" ] || fail "rows without exactly one epoch of one iteration: $bad"
+else
+    fail "-output-csv wrote no file"
+fi
+
+# Each name as a filter selects exactly that benchmark (whole-name match: SHA256 is not
+# SHA256_32b, SHA1 is not a prefix match of anything else).
+for name in $expected; do
+    got=$("$prog" -list -filter="$name" 2>&1)
+    [ "$got" = "$name" ] || fail "-filter=$name selects: $got"
+done
+
+[ $failures -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "sanity check passed for all 16 benchmarks"
