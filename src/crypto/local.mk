@@ -18,3 +18,27 @@ src_crypto_libbitcoin_crypto_la_SOURCES += \
 	src/crypto/siphash.c \
 	src/crypto/siphash.h
 src_crypto_libbitcoin_crypto_la_LIBADD =
+
+# Tests: one program per hash. The digest tests share test/hash_test.h.
+HASH_TEST_LIBS = src/crypto/libbitcoin_crypto.la src/util/libbitcoin_util.la \
+	test/libtestutil.la $(OPENSSL_LIBS)
+noinst_HEADERS += test/hash_test.h
+check_PROGRAMS += test/test_sha1 test/test_sha256 test/test_sha512 \
+	test/test_ripemd160 test/test_siphash
+TESTS += test/test_sha1 test/test_sha256 test/test_sha512 \
+	test/test_ripemd160 test/test_siphash
+test_test_sha1_SOURCES = test/test_sha1.c
+test_test_sha1_CPPFLAGS = $(AM_CPPFLAGS) $(OPENSSL_CFLAGS)
+test_test_sha1_LDADD = $(HASH_TEST_LIBS)
+test_test_sha256_SOURCES = test/test_sha256.c
+test_test_sha256_CPPFLAGS = $(AM_CPPFLAGS) $(OPENSSL_CFLAGS)
+test_test_sha256_LDADD = $(HASH_TEST_LIBS)
+test_test_sha512_SOURCES = test/test_sha512.c
+test_test_sha512_CPPFLAGS = $(AM_CPPFLAGS) $(OPENSSL_CFLAGS)
+test_test_sha512_LDADD = $(HASH_TEST_LIBS)
+test_test_ripemd160_SOURCES = test/test_ripemd160.c
+test_test_ripemd160_CPPFLAGS = $(AM_CPPFLAGS) $(OPENSSL_CFLAGS)
+test_test_ripemd160_LDADD = $(HASH_TEST_LIBS)
+test_test_siphash_SOURCES = test/test_siphash.c
+test_test_siphash_CPPFLAGS = $(AM_CPPFLAGS) $(OPENSSL_CFLAGS)
+test_test_siphash_LDADD = $(HASH_TEST_LIBS)
