@@ -177,7 +177,10 @@ static void test_variants(const cpu_features *f)
     if (have("avx2", BUILT_AVX2, f->avx2)) {
 #ifdef ENABLE_AVX2
         test_kernel("avx2 8way", sha256_d64_avx2_8way, 8);
-        test_sha512_transform("avx2", sha512_transform_avx2);
+        if (f->bmi2)
+            test_sha512_transform("avx2", sha512_transform_avx2);
+        else
+            printf("avx2 sha512: this CPU lacks BMI2, skipped\n");
 #endif
     }
     if (have("avx512", BUILT_AVX512, f->avx512)) {
@@ -334,7 +337,7 @@ static void test_forced(const cpu_features *f)
     CHECK(sha1_impl_force("standard") == 0);
 
     n = sha512_impl_list(names, 8);
-    CHECK(n == 1 + (size_t)(BUILT_AVX2 && f->avx2));
+    CHECK(n == 1 + (size_t)(BUILT_AVX2 && f->avx2 && f->bmi2));
     for (size_t i = 0; i < n && i < 8; i++) {
         CHECK(sha512_impl_force(names[i]) == 0);
         CHECK(strcmp(sha512_impl_current(), names[i]) == 0);
@@ -372,7 +375,7 @@ static void test_autodetect(const cpu_features *f)
     CHECKF(strcmp(got, want) == 0, "autodetect said %s, expected %s", got, want);
     CHECK(strcmp(sha256_impl_current(), got) == 0);
     CHECK(strcmp(sha1_impl_current(), shani ? "shani" : "standard") == 0);
-    CHECK(strcmp(sha512_impl_current(), avx2 ? "avx2" : "standard") == 0);
+    CHECK(strcmp(sha512_impl_current(), avx2 && f->bmi2 ? "avx2" : "standard") == 0);
 
     /* The pointers are what the string says. */
 #ifdef ENABLE_SHANI
@@ -384,9 +387,9 @@ static void test_autodetect(const cpu_features *f)
         CHECK(sha1_transform_impl == sha1_transform_portable);
     }
 #ifdef ENABLE_AVX2
-    CHECK((sha512_transform_impl == sha512_transform_avx2) == avx2);
+    CHECK((sha512_transform_impl == sha512_transform_avx2) == (avx2 && f->bmi2));
 #endif
-    if (!avx2)
+    if (!(avx2 && f->bmi2))
         CHECK(sha512_transform_impl == sha512_transform_portable);
     if (strcmp(want, "standard") == 0)
         CHECK(sha256_d64_impl == sha256_d64_portable);
@@ -407,8 +410,8 @@ int main(int argc, char **argv)
     check_rng_init(argv[0]);
     if (argc > 1 && strcmp(argv[1], "--quick") == 0)
         rounds = 20;
-    printf("cpu: sse41=%d avx2=%d shani=%d avx512=%d\n", f->sse41, f->avx2, f->shani,
-           f->avx512);
+    printf("cpu: sse41=%d avx2=%d shani=%d avx512=%d bmi2=%d\n", f->sse41, f->avx2, f->shani,
+           f->avx512, f->bmi2);
     make_messages();
     test_variants(f);
     test_forced(f);

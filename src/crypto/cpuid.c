@@ -34,6 +34,7 @@ static void detect(cpu_features *f)
     __cpuid_count(7, 0, a, b, c, d);
     f->avx2 = ymm && avx && (b >> 5) & 1;
     f->shani = f->sse41 && (b >> 29) & 1;
+    f->bmi2 = (b >> 8) & 1;
     f->avx512 = zmm && (b >> 16) & 1 && (b >> 30) & 1 && (b >> 31) & 1; /* F, BW, VL */
 }
 #else

@@ -12,6 +12,7 @@ typedef struct {
     int avx2;    /* AVX2, with YMM state enabled by the OS */
     int shani;   /* SHA extensions (SHA1 and SHA256), with SSE4.1 */
     int avx512;  /* AVX-512 F, VL and BW, with ZMM/opmask state enabled by the OS */
+    int bmi2;    /* BMI2 (rorx, a rotate that keeps its source; general registers) */
 } cpu_features;
 
 /* Reads CPUID/XGETBV once and caches the answer; all zero off x86. */

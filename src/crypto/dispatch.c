@@ -63,7 +63,7 @@ const uint32_t sha256_accel_pad_wk[64] = {
 
 /* ---- the variants ------------------------------------------------------ */
 
-enum { ISA_NONE, ISA_SSE41, ISA_AVX2, ISA_SHANI, ISA_AVX512 };
+enum { ISA_NONE, ISA_SSE41, ISA_AVX2, ISA_AVX2_BMI2, ISA_SHANI, ISA_AVX512 };
 
 static int isa_ok(int isa)
 {
@@ -71,6 +71,7 @@ static int isa_ok(int isa)
     switch (isa) {
     case ISA_SSE41: return f->sse41;
     case ISA_AVX2: return f->avx2;
+    case ISA_AVX2_BMI2: return f->avx2 && f->bmi2;
     case ISA_SHANI: return f->shani;
     case ISA_AVX512: return f->avx512;
     default: return 1;
@@ -127,7 +128,7 @@ typedef struct {
 static const sha512_variant sha512_variants[] = {
     {"standard", ISA_NONE, sha512_transform_portable},
 #ifdef ENABLE_AVX2
-    {"avx2", ISA_AVX2, sha512_transform_avx2},
+    {"avx2", ISA_AVX2_BMI2, sha512_transform_avx2},
 #endif
 };
 #define N_SHA512 (sizeof sha512_variants / sizeof sha512_variants[0])

@@ -32,7 +32,7 @@ void sha1_transform_shani(uint32_t state[5], const unsigned char *blocks, size_t
 /* SSE4.1 (sha256_sse41.c). */
 void sha256_d64_sse41_4way(unsigned char *out, const unsigned char *in);
 
-/* AVX2 (sha256_avx2.c, sha512_avx2.c). */
+/* AVX2 (sha256_avx2.c, sha512_avx2.c; the latter also needs BMI2). */
 void sha256_d64_avx2_8way(unsigned char *out, const unsigned char *in);
 void sha512_transform_avx2(uint64_t state[8], const unsigned char *blocks, size_t n);
 
