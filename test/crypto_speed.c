@@ -187,8 +187,7 @@ static size_t make_rows(row *rows, size_t (*list)(const char **, size_t),
     snprintf(rows[k++].label, sizeof rows[0].label, "auto: %s", current());
 #ifdef HAVE_OPENSSL
     rows[k] = (row){.op = ossl_op, .units = units};
-    snprintf(rows[k++].label, sizeof rows[0].label, "OpenSSL %s", OPENSSL_VERSION_TEXT + 8);
-    rows[k - 1].label[20] = '\0';
+    snprintf(rows[k++].label, sizeof rows[0].label, "OpenSSL");
 #else
     (void)ossl_op;
 #endif

@@ -54,3 +54,7 @@ test_crypto_speed_SOURCES = test/crypto_speed.c
 test_crypto_speed_CPPFLAGS = $(AM_CPPFLAGS) $(OPENSSL_CFLAGS)
 test_crypto_speed_LDADD = src/crypto/libbitcoin_crypto.la src/util/libbitcoin_util.la \
 	$(OPENSSL_LIBS)
+
+# The variant test under valgrind (skipped without it and with sanitizers).
+TESTS += test/test_valgrind.sh
+EXTRA_DIST += test/test_valgrind.sh doc/crypto.md
