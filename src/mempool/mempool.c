@@ -1,0 +1,853 @@
+/* The pool's layout, chosen so that the graph walks that dominate
+ * ComplexMemPool touch few cache lines and never allocate:
+ *
+ * - Entries live in one array and refer to each other by 32-bit index; a
+ *   freed slot goes on a free list and keeps its parent/child arrays' memory
+ *   for the next entry that lands there, so a pool that is filled and emptied
+ *   repeatedly stops allocating after the first round.
+ * - Visited-sets of the walks are marks: each walk takes a fresh epoch number
+ *   and an entry is visited iff its mark equals it. No set, no clearing.
+ * - Both hash tables are open-addressed (linear probing, load <= 1/2,
+ *   backward-shift deletion) with the 64-bit SipHash stored in the slot, so a
+ *   probe compares keys only when the hashes agree.
+ * - Everything an add can allocate is reserved before the pool changes, so a
+ *   failed add leaves the contents exactly as they were; removal never
+ *   allocates (the walk buffers always hold as many indices as entries).
+ * - The eviction heap (min by descendant fee rate) is only built when a trim
+ *   needs it and then kept up to date by the trim's removals; an add just marks
+ *   it stale, sparing every ancestor update of an add a heap fix-up. */
+#include "mempool/mempool.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "crypto/siphash.h"
+#include "util/alloc.h"
+
+#define NONE UINT32_MAX
+
+typedef struct {
+    uint32_t *v;
+    uint32_t n, cap;
+} idx_vec;
+
+/* The hot per-entry state is split into parallel arrays indexed by slot (mark,
+ * par, chi, desc) so that a walk's inner loop reads a few kilobytes of marks
+ * and link headers rather than whole entries. */
+typedef struct {
+    uint64_t count, size, fees;
+} pkg_stats;
+
+/* What a walk reads or updates at each entry it reaches, in one cache line. */
+typedef struct {
+    uint64_t fee, size;
+    pkg_stats desc; /* descendant state */
+} hot;
+
+/* The rest of an entry: read once per add, remove or query. */
+typedef struct {
+    const mempool_tx *tx; /* NULL while the slot is free */
+    uint64_t txid_hash;
+    uint64_t seq;         /* order of addition, breaks fee-rate ties */
+    pkg_stats anc;
+    uint32_t heap_pos;
+    uint32_t next_free;
+} entry;
+
+typedef struct {
+    uint64_t hash;
+    uint32_t entry; /* NONE: empty */
+    uint32_t aux;   /* input index in the spent-outpoint table, 0 in the txid table */
+} slot;
+
+typedef struct {
+    slot *s;
+    size_t cap; /* 0 or a power of two */
+    size_t used;
+} table;
+
+struct mempool {
+    uint64_t k0, k1;
+    /* Per slot, e_cap allocated, e_len ever used. */
+    entry *e;
+    uint32_t *mark;       /* epoch of the last walk that visited the slot */
+    idx_vec *par, *chi;   /* in-pool parents and children */
+    idx_vec *anc;         /* all in-pool ancestors (see remove_closure) */
+    hot *h;
+    unsigned char *rm;    /* member of the closure being removed */
+    uint32_t e_len, e_cap;
+    uint32_t free_head;
+    size_t count;
+    uint64_t total_size;
+    table txids, spent;
+    /* Walk buffers and the heap: room for as many indices as entries. */
+    uint32_t *heap, *work1, *work2;
+    uint32_t heap_cap, work1_cap, work2_cap;
+    uint32_t heap_n;
+    int heap_valid;
+    uint32_t epoch;
+    uint64_t seq;
+};
+
+/* A fresh walk: afterwards no slot's mark equals p->epoch. */
+static void new_epoch(mempool *p) {
+    if (++p->epoch == 0) {
+        memset(p->mark, 0, (size_t)p->e_len * sizeof(uint32_t));
+        p->epoch = 1;
+    }
+}
+
+/* ---- hash tables --------------------------------------------------------- */
+
+static void table_put(table *t, uint64_t hash, uint32_t ent, uint32_t aux) {
+    size_t mask = t->cap - 1, i = (size_t)hash & mask;
+    while (t->s[i].entry != NONE) {
+        i = (i + 1) & mask;
+    }
+    t->s[i].hash = hash;
+    t->s[i].entry = ent;
+    t->s[i].aux = aux;
+    t->used++;
+}
+
+/* Makes room for n entries in all, at load <= 1/2. 0 or -1 (t unchanged). */
+static int table_reserve(table *t, size_t n) {
+    size_t cap, i;
+    slot *s;
+    if (n <= t->cap / 2) {
+        return 0;
+    }
+    cap = t->cap ? t->cap : 16;
+    while (cap / 2 < n) {
+        if (cap > SIZE_MAX / 4 / sizeof(slot)) {
+            return -1;
+        }
+        cap *= 2;
+    }
+    if ((s = util_malloc_array(cap, sizeof(slot))) == NULL) {
+        return -1;
+    }
+    for (i = 0; i < cap; i++) {
+        s[i].entry = NONE;
+    }
+    {
+        table old = *t;
+        t->s = s;
+        t->cap = cap;
+        t->used = 0;
+        for (i = 0; i < old.cap; i++) {
+            if (old.s[i].entry != NONE) {
+                table_put(t, old.s[i].hash, old.s[i].entry, old.s[i].aux);
+            }
+        }
+        util_free(old.s);
+    }
+    return 0;
+}
+
+/* Removes the item (ent, aux), which must be present under hash. Later items
+ * of its probe run move back so that no tombstones are needed. */
+static void table_erase(table *t, uint64_t hash, uint32_t ent, uint32_t aux) {
+    size_t mask = t->cap - 1, i = (size_t)hash & mask, j, k;
+    while (t->s[i].entry != ent || t->s[i].aux != aux) {
+        i = (i + 1) & mask;
+    }
+    j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (t->s[j].entry == NONE) {
+            break;
+        }
+        k = (size_t)t->s[j].hash & mask;
+        /* s[j] may fill the hole at i unless its home k lies cyclically in (i, j]. */
+        if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
+            t->s[i] = t->s[j];
+            i = j;
+        }
+    }
+    t->s[i].entry = NONE;
+    t->used--;
+}
+
+static uint32_t find_txid(const mempool *p, const unsigned char txid[32], uint64_t hash) {
+    size_t mask, i;
+    if (p->txids.cap == 0) {
+        return NONE;
+    }
+    mask = p->txids.cap - 1;
+    for (i = (size_t)hash & mask; p->txids.s[i].entry != NONE; i = (i + 1) & mask) {
+        const slot *s = &p->txids.s[i];
+        if (s->hash == hash && memcmp(p->e[s->entry].tx->txid, txid, 32) == 0) {
+            return s->entry;
+        }
+    }
+    return NONE;
+}
+
+/* The entry spending (txid, n), or NONE. */
+static uint32_t find_spender(const mempool *p, const unsigned char txid[32], uint32_t n,
+                             uint64_t hash) {
+    size_t mask, i;
+    if (p->spent.cap == 0) {
+        return NONE;
+    }
+    mask = p->spent.cap - 1;
+    for (i = (size_t)hash & mask; p->spent.s[i].entry != NONE; i = (i + 1) & mask) {
+        const slot *s = &p->spent.s[i];
+        if (s->hash == hash) {
+            const mempool_outpoint *o = &p->e[s->entry].tx->vin[s->aux].prevout;
+            if (o->n == n && memcmp(o->txid, txid, 32) == 0) {
+                return s->entry;
+            }
+        }
+    }
+    return NONE;
+}
+
+static uint64_t hash_txid(const mempool *p, const unsigned char txid[32]) {
+    return siphash_uint256(p->k0, p->k1, txid);
+}
+
+static uint64_t hash_outpoint(const mempool *p, const mempool_outpoint *o) {
+    return siphash_uint256_extra(p->k0, p->k1, o->txid, o->n);
+}
+
+/* ---- small arrays -------------------------------------------------------- */
+
+/* Makes *cap at least need (growing geometrically). 0 or -1 (unchanged). */
+static int reserve_u32(uint32_t **v, uint32_t *cap, size_t need) {
+    size_t c;
+    uint32_t *nv;
+    if (need <= *cap) {
+        return 0;
+    }
+    if (need > NONE - 1) {
+        return -1;
+    }
+    c = *cap ? (size_t)*cap * 2 : 4;
+    if (c < need) {
+        c = need;
+    }
+    if (c > NONE - 1) {
+        c = NONE - 1;
+    }
+    if ((nv = util_realloc(*v, c * sizeof(uint32_t))) == NULL) {
+        return -1;
+    }
+    *v = nv;
+    *cap = (uint32_t)c;
+    return 0;
+}
+
+/* Removes x from v (which holds it), not keeping the order. */
+static void vec_remove(idx_vec *v, uint32_t x) {
+    uint32_t i;
+    for (i = 0; i < v->n; i++) {
+        if (v->v[i] == x) {
+            v->v[i] = v->v[--v->n];
+            return;
+        }
+    }
+}
+
+/* ---- eviction heap --------------------------------------------------------- */
+
+/* 1 when a should be evicted before b: lower descendant fee rate, or the same
+ * rate and added later. Rates compare exactly by cross-multiplying in 128
+ * bits (fees and sizes are 64-bit sums). */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 u128;
+static int rate_cmp(uint64_t fa, uint64_t sa, uint64_t fb, uint64_t sb) {
+    u128 x = (u128)fa * sb, y = (u128)fb * sa;
+    return (x > y) - (x < y);
+}
+#else
+static void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
+    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    *lo = (mid << 32) | (ll & 0xffffffffu);
+    *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+static int rate_cmp(uint64_t fa, uint64_t sa, uint64_t fb, uint64_t sb) {
+    uint64_t h1, l1, h2, l2;
+    mul64(fa, sb, &h1, &l1);
+    mul64(fb, sa, &h2, &l2);
+    if (h1 != h2) {
+        return h1 < h2 ? -1 : 1;
+    }
+    return (l1 > l2) - (l1 < l2);
+}
+#endif
+
+static int evict_before(const mempool *p, uint32_t a, uint32_t b) {
+    int c = rate_cmp(p->h[a].desc.fees, p->h[a].desc.size, p->h[b].desc.fees,
+                     p->h[b].desc.size);
+    return c != 0 ? c < 0 : p->e[a].seq > p->e[b].seq;
+}
+
+static void heap_set(mempool *p, uint32_t pos, uint32_t ent) {
+    p->heap[pos] = ent;
+    p->e[ent].heap_pos = pos;
+}
+
+static void heap_sift_up(mempool *p, uint32_t pos) {
+    uint32_t ent = p->heap[pos];
+    while (pos > 0) {
+        uint32_t up = (pos - 1) / 2;
+        if (!evict_before(p, ent, p->heap[up])) {
+            break;
+        }
+        heap_set(p, pos, p->heap[up]);
+        pos = up;
+    }
+    heap_set(p, pos, ent);
+}
+
+static void heap_sift_down(mempool *p, uint32_t pos) {
+    uint32_t ent = p->heap[pos], n = p->heap_n;
+    for (;;) {
+        uint32_t c = 2 * pos + 1;
+        if (c >= n) {
+            break;
+        }
+        if (c + 1 < n && evict_before(p, p->heap[c + 1], p->heap[c])) {
+            c++;
+        }
+        if (!evict_before(p, p->heap[c], ent)) {
+            break;
+        }
+        heap_set(p, pos, p->heap[c]);
+        pos = c;
+    }
+    heap_set(p, pos, ent);
+}
+
+static void heap_insert(mempool *p, uint32_t ent) {
+    heap_set(p, p->heap_n++, ent);
+    heap_sift_up(p, p->heap_n - 1);
+}
+
+static void heap_delete(mempool *p, uint32_t ent) {
+    uint32_t pos = p->e[ent].heap_pos, last = p->heap[--p->heap_n];
+    if (last == ent) {
+        return;
+    }
+    heap_set(p, pos, last);
+    heap_sift_up(p, pos);
+    heap_sift_down(p, p->e[last].heap_pos);
+}
+
+static void heap_build(mempool *p) {
+    uint32_t i, n = 0;
+    for (i = 0; i < p->e_len; i++) {
+        if (p->e[i].tx != NULL) {
+            heap_set(p, n++, i);
+        }
+    }
+    p->heap_n = n;
+    for (i = n / 2; i-- > 0;) {
+        heap_sift_down(p, i);
+    }
+    p->heap_valid = 1;
+}
+
+/* ---- creation ---------------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static void random_salt(mempool *p) {
+    unsigned char b[16];
+    FILE *f = fopen("/dev/urandom", "rb");
+    int ok = 0;
+    if (f != NULL) {
+        ok = fread(b, 1, sizeof(b), f) == sizeof(b);
+        fclose(f);
+    }
+    if (ok) {
+        memcpy(&p->k0, b, 8);
+        memcpy(&p->k1, b + 8, 8);
+    } else {
+        /* Weaker, but still differs per process and per pool. */
+        struct timespec ts;
+        uint64_t x;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        x = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        x ^= (uint64_t)(uintptr_t)p;
+        p->k0 = splitmix64(&x);
+        p->k1 = splitmix64(&x);
+    }
+}
+
+mempool *mempool_new(const uint64_t *salt) {
+    mempool *p = util_malloc(sizeof(*p));
+    if (p == NULL) {
+        return NULL;
+    }
+    memset(p, 0, sizeof(*p));
+    p->free_head = NONE;
+    if (salt != NULL) {
+        p->k0 = salt[0];
+        p->k1 = salt[1];
+    } else {
+        random_salt(p);
+    }
+    return p;
+}
+
+void mempool_free(mempool *pool) {
+    uint32_t i;
+    if (pool == NULL) {
+        return;
+    }
+    for (i = 0; i < pool->e_len; i++) {
+        util_free(pool->par[i].v);
+        util_free(pool->anc[i].v);
+        util_free(pool->chi[i].v);
+    }
+    util_free(pool->e);
+    util_free(pool->mark);
+    util_free(pool->par);
+    util_free(pool->anc);
+    util_free(pool->chi);
+    util_free(pool->h);
+    util_free(pool->rm);
+    util_free(pool->txids.s);
+    util_free(pool->spent.s);
+    util_free(pool->heap);
+    util_free(pool->work1);
+    util_free(pool->work2);
+    util_free(pool);
+}
+
+/* ---- add --------------------------------------------------------------------- */
+
+/* Grows one per-slot array to c elements of size bytes. */
+static int grow_array(void **a, size_t c, size_t size) {
+    void *n = util_realloc(*a, c * size);
+    if (n == NULL) {
+        return -1;
+    }
+    *a = n;
+    return 0;
+}
+
+/* Room for one more entry: a slot, and walk buffers for count + 1 indices.
+ * Each array grows on its own; if a later one fails, the earlier ones just
+ * keep their larger size (e_cap only counts when all have it). */
+static int reserve_entry(mempool *p) {
+    size_t need = p->count + 1;
+    if (p->free_head == NONE && p->e_len == p->e_cap) {
+        size_t c = p->e_cap ? (size_t)p->e_cap * 2 : 16;
+        if (c > NONE - 1 || grow_array((void **)&p->e, c, sizeof(entry)) != 0 ||
+            grow_array((void **)&p->mark, c, sizeof(uint32_t)) != 0 ||
+            grow_array((void **)&p->par, c, sizeof(idx_vec)) != 0 ||
+            grow_array((void **)&p->anc, c, sizeof(idx_vec)) != 0 ||
+            grow_array((void **)&p->chi, c, sizeof(idx_vec)) != 0 ||
+            grow_array((void **)&p->h, c, sizeof(hot)) != 0 ||
+            grow_array((void **)&p->rm, c, 1) != 0) {
+            return -1;
+        }
+        p->e_cap = (uint32_t)c;
+    }
+    if (reserve_u32(&p->heap, &p->heap_cap, need) != 0 ||
+        reserve_u32(&p->work1, &p->work1_cap, need) != 0 ||
+        reserve_u32(&p->work2, &p->work2_cap, need) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+int mempool_add(mempool *p, const mempool_tx *tx) {
+    uint64_t h = hash_txid(p, tx->txid);
+    uint32_t xi, np = 0, qn, i, j, ep;
+    size_t k;
+    entry *x;
+    hot *xh;
+    pkg_stats anc;
+
+    if (tx->fee < 0 || tx->size == 0 || tx->vin_count >= NONE) {
+        return MEMPOOL_ERR_INVALID;
+    }
+    if (find_txid(p, tx->txid, h) != NONE) {
+        return MEMPOOL_ERR_DUPLICATE;
+    }
+    if (p->spent.used > 0) {
+        for (k = 0; k < tx->vout_count; k++) {
+            uint32_t n = (uint32_t)k;
+            if (find_spender(p, tx->txid, n, siphash_uint256_extra(p->k0, p->k1, tx->txid, n)) !=
+                NONE) {
+                return MEMPOOL_ERR_HAS_CHILDREN;
+            }
+        }
+    }
+    if (tx->vin_count > SIZE_MAX / 2 - p->spent.used) {
+        return MEMPOOL_ERR_NOMEM;
+    }
+    if (reserve_entry(p) != 0 || table_reserve(&p->txids, p->txids.used + 1) != 0 ||
+        table_reserve(&p->spent, p->spent.used + tx->vin_count) != 0) {
+        return MEMPOOL_ERR_NOMEM;
+    }
+    if (p->free_head == NONE) {
+        /* A never used slot: initialise it and put it on the free list (where
+         * it stays, harmlessly, if this add fails below). */
+        xi = p->e_len++;
+        memset(&p->e[xi], 0, sizeof(entry));
+        memset(&p->par[xi], 0, sizeof(idx_vec));
+        memset(&p->anc[xi], 0, sizeof(idx_vec));
+        memset(&p->chi[xi], 0, sizeof(idx_vec));
+        p->mark[xi] = 0;
+        p->rm[xi] = 0;
+        p->e[xi].next_free = NONE;
+        p->free_head = xi;
+    }
+    xi = p->free_head;
+
+    /* Distinct in-pool parents go to work1, marked with this walk's epoch. */
+    new_epoch(p);
+    ep = p->epoch;
+    for (k = 0; k < tx->vin_count; k++) {
+        const mempool_outpoint *o = &tx->vin[k].prevout;
+        uint32_t par = find_txid(p, o->txid, hash_txid(p, o->txid));
+        if (par == NONE) {
+            continue;
+        }
+        if (o->n >= p->e[par].tx->vout_count) {
+            return MEMPOOL_ERR_INVALID;
+        }
+        if (p->mark[par] != ep) {
+            p->mark[par] = ep;
+            p->work1[np++] = par;
+        }
+    }
+    /* The ancestors: the parents and the union of their (stored) ancestor
+     * lists; only the marks change so far. Reading whole lists sequentially
+     * beats a breadth-first walk over the parent links (half the time here).
+     * The append is branch-free: in this dense graph most candidates are
+     * already marked, in no predictable pattern. */
+    qn = np;
+    for (i = 0; i < np; i++) {
+        const idx_vec *pv = &p->anc[p->work1[i]];
+        for (j = 0; j < pv->n; j++) {
+            uint32_t b = pv->v[j];
+            p->work1[qn] = b;
+            qn += p->mark[b] != ep;
+            p->mark[b] = ep;
+        }
+    }
+    if (reserve_u32(&p->par[xi].v, &p->par[xi].cap, np) != 0 ||
+        reserve_u32(&p->anc[xi].v, &p->anc[xi].cap, qn) != 0) {
+        return MEMPOOL_ERR_NOMEM;
+    }
+    for (i = 0; i < np; i++) {
+        idx_vec *c = &p->chi[p->work1[i]];
+        if (reserve_u32(&c->v, &c->cap, (size_t)c->n + 1) != 0) {
+            return MEMPOOL_ERR_NOMEM;
+        }
+    }
+
+    /* Claim the outpoints; on a conflict, give back the ones taken so far. The
+     * slot's tx must be set for the table to compare keys against it. */
+    x = &p->e[xi];
+    x->tx = tx;
+    for (k = 0; k < tx->vin_count; k++) {
+        const mempool_outpoint *o = &tx->vin[k].prevout;
+        uint64_t oh = hash_outpoint(p, o);
+        if (find_spender(p, o->txid, o->n, oh) != NONE) {
+            while (k-- > 0) {
+                table_erase(&p->spent, hash_outpoint(p, &tx->vin[k].prevout), xi, (uint32_t)k);
+            }
+            x->tx = NULL;
+            return MEMPOOL_ERR_CONFLICT;
+        }
+        table_put(&p->spent, oh, xi, (uint32_t)k);
+    }
+
+    /* Nothing below can fail. */
+    p->free_head = x->next_free;
+    x->next_free = NONE;
+    x->txid_hash = h;
+    x->seq = p->seq++;
+    xh = &p->h[xi];
+    xh->fee = (uint64_t)tx->fee;
+    xh->size = tx->size;
+    xh->desc.count = 1;
+    xh->desc.size = xh->size;
+    xh->desc.fees = xh->fee;
+    p->rm[xi] = 0;
+    p->mark[xi] = ep;
+    table_put(&p->txids, h, xi, 0);
+    p->par[xi].n = np;
+    for (i = 0; i < np; i++) {
+        idx_vec *c = &p->chi[p->work1[i]];
+        p->par[xi].v[i] = p->work1[i];
+        c->v[c->n++] = xi;
+    }
+    /* Each ancestor gains the new entry as a descendant. */
+    if (qn > 0) {
+        memcpy(p->anc[xi].v, p->work1, (size_t)qn * sizeof(uint32_t));
+    }
+    p->anc[xi].n = qn;
+    anc.count = 1 + (uint64_t)qn;
+    anc.size = xh->size;
+    anc.fees = xh->fee;
+    for (i = 0; i < qn; i++) {
+        hot *a = &p->h[p->work1[i]];
+        a->desc.count += 1;
+        a->desc.size += xh->size;
+        a->desc.fees += xh->fee;
+        anc.size += a->size;
+        anc.fees += a->fee;
+    }
+    x->anc = anc;
+    p->count++;
+    p->total_size += xh->size;
+    p->heap_valid = 0;
+    return MEMPOOL_OK;
+}
+
+/* ---- removal ----------------------------------------------------------------- */
+
+/* Removes root and all its descendants; returns how many. With a valid heap,
+ * the ancestors whose descendant state changes leave the heap before the
+ * change and come back after it, once each however many members of the
+ * closure they lose (or, when that would cost more, the heap is dropped and
+ * rebuilt when next needed). */
+static size_t remove_closure(mempool *p, uint32_t root) {
+    uint32_t sn, un = 0, i, j, s, ep, touched;
+    int heap = p->heap_valid;
+
+    /* The root's ancestors are among those whose key changes. When they are
+     * many, re-keying them one by one (2 log n each) costs more than building
+     * the heap anew at the next eviction (about 2 n): drop the heap. */
+    if (heap && p->e[root].anc.count * 8 > p->heap_n) {
+        p->heap_valid = heap = 0;
+    }
+
+    /* S = the descendant closure, in work1. */
+    new_epoch(p);
+    ep = p->epoch;
+    p->mark[root] = ep;
+    p->rm[root] = 1;
+    p->work1[0] = root;
+    sn = 1;
+    for (i = 0; i < sn; i++) {
+        const idx_vec *ch = &p->chi[p->work1[i]];
+        for (j = 0; j < ch->n; j++) {
+            uint32_t c = ch->v[j];
+            if (p->mark[c] != ep) {
+                p->mark[c] = ep;
+                p->rm[c] = 1;
+                p->work1[sn++] = c;
+            }
+        }
+    }
+
+    /* Every ancestor outside S loses each member of S it is an ancestor of.
+     * (Members of S are only ancestors of members of S, because S is closed
+     * under descendants: no ancestor state outside S changes.) The ancestor
+     * lists stored at add time are exact: an entry never gains an ancestor
+     * (a transaction whose outputs the pool already spends is refused, so new
+     * entries are never parents of old ones), and an ancestor only leaves
+     * together with all its descendants. rm is 1 for members of S, 2 for
+     * ancestors already taken out of the heap. */
+    touched = heap ? 2 : 0;
+    for (s = 0; s < sn; s++) {
+        uint32_t xi = p->work1[s];
+        uint64_t xsize = p->h[xi].size, xfee = p->h[xi].fee;
+        const idx_vec *av = &p->anc[xi];
+        for (i = 0; i < av->n; i++) {
+            uint32_t ai = av->v[i];
+            if (p->rm[ai] != 1) {
+                hot *a = &p->h[ai];
+                if (p->rm[ai] != touched) {
+                    heap_delete(p, ai);
+                    p->rm[ai] = 2;
+                    p->work2[un++] = ai;
+                }
+                a->desc.count -= 1;
+                a->desc.size -= xsize;
+                a->desc.fees -= xfee;
+            }
+        }
+    }
+    for (i = 0; i < un; i++) {
+        p->rm[p->work2[i]] = 0;
+        heap_insert(p, p->work2[i]);
+    }
+
+    /* Unlink and free. */
+    for (s = 0; s < sn; s++) {
+        uint32_t xi = p->work1[s];
+        entry *x = &p->e[xi];
+        const idx_vec *pv = &p->par[xi];
+        size_t k;
+        for (j = 0; j < pv->n; j++) {
+            if (!p->rm[pv->v[j]]) {
+                vec_remove(&p->chi[pv->v[j]], xi);
+            }
+        }
+        for (k = 0; k < x->tx->vin_count; k++) {
+            table_erase(&p->spent, hash_outpoint(p, &x->tx->vin[k].prevout), xi, (uint32_t)k);
+        }
+        table_erase(&p->txids, x->txid_hash, xi, 0);
+        if (heap) {
+            heap_delete(p, xi);
+        }
+        p->count--;
+        p->total_size -= p->h[xi].size;
+        p->par[xi].n = 0;
+        p->anc[xi].n = 0;
+        p->chi[xi].n = 0;
+        x->tx = NULL;
+        x->next_free = p->free_head;
+        p->free_head = xi;
+    }
+    /* Cleared only now: the unlink loop above tells members of S by it. */
+    for (s = 0; s < sn; s++) {
+        p->rm[p->work1[s]] = 0;
+    }
+    if (p->count == 0) {
+        /* Hand slots out in index order again, so that refilling an emptied
+         * pool in the same order puts every transaction in the slot whose
+         * link arrays already fit it (no allocation), and entries sit in
+         * memory in the order they were added. */
+        for (s = 0; s < p->e_len; s++) {
+            p->e[s].next_free = s + 1 < p->e_len ? s + 1 : NONE;
+        }
+        p->free_head = p->e_len > 0 ? 0 : NONE;
+    }
+    return sn;
+}
+
+int mempool_remove(mempool *p, const unsigned char txid[32], size_t *removed) {
+    uint32_t i = find_txid(p, txid, hash_txid(p, txid));
+    size_t n = 0;
+    if (i != NONE) {
+        n = remove_closure(p, i);
+    }
+    if (removed != NULL) {
+        *removed = n;
+    }
+    return i == NONE ? MEMPOOL_ERR_NOT_FOUND : MEMPOOL_OK;
+}
+
+size_t mempool_trim(mempool *p, uint64_t limit, mempool_evict_fn on_evict, void *arg) {
+    size_t n = 0;
+    while (p->total_size > limit) {
+        uint32_t root;
+        if (!p->heap_valid) {
+            heap_build(p);
+        }
+        root = p->heap[0];
+        if (on_evict != NULL) {
+            on_evict(arg, p, p->e[root].tx->txid);
+        }
+        n += remove_closure(p, root);
+    }
+    return n;
+}
+
+/* ---- queries ----------------------------------------------------------------- */
+
+int mempool_exists(const mempool *p, const unsigned char txid[32]) {
+    return find_txid(p, txid, hash_txid(p, txid)) != NONE;
+}
+
+int mempool_lookup(const mempool *p, const unsigned char txid[32], mempool_entry_info *info) {
+    uint32_t i = find_txid(p, txid, hash_txid(p, txid));
+    const entry *x;
+    if (i == NONE) {
+        return -1;
+    }
+    x = &p->e[i];
+    info->tx = x->tx;
+    info->fee = (int64_t)p->h[i].fee;
+    info->size = p->h[i].size;
+    info->ancestor_count = x->anc.count;
+    info->ancestor_size = x->anc.size;
+    info->ancestor_fees = (int64_t)x->anc.fees;
+    info->descendant_count = p->h[i].desc.count;
+    info->descendant_size = p->h[i].desc.size;
+    info->descendant_fees = (int64_t)p->h[i].desc.fees;
+    return 0;
+}
+
+const mempool_tx *mempool_spender(const mempool *p, const unsigned char txid[32],
+                                  uint32_t n) {
+    mempool_outpoint o;
+    uint32_t i;
+    memcpy(o.txid, txid, 32);
+    o.n = n;
+    i = find_spender(p, txid, n, hash_outpoint(p, &o));
+    return i == NONE ? NULL : p->e[i].tx;
+}
+
+int mempool_descendants(mempool *p, const unsigned char txid[32], const mempool_tx **out,
+                        size_t cap, size_t *count) {
+    uint32_t root = find_txid(p, txid, hash_txid(p, txid)), qn = 1, i, j, ep;
+    if (root == NONE) {
+        *count = 0;
+        return -1;
+    }
+    new_epoch(p);
+    ep = p->epoch;
+    p->mark[root] = ep;
+    p->work1[0] = root;
+    for (i = 0; i < qn; i++) {
+        const idx_vec *v = &p->chi[p->work1[i]];
+        for (j = 0; j < v->n; j++) {
+            if (p->mark[v->v[j]] != ep) {
+                p->mark[v->v[j]] = ep;
+                p->work1[qn++] = v->v[j];
+            }
+        }
+    }
+    for (i = 1; i < qn && i - 1 < cap; i++) {
+        out[i - 1] = p->e[p->work1[i]].tx;
+    }
+    *count = qn - 1;
+    return 0;
+}
+
+int mempool_ancestors(mempool *p, const unsigned char txid[32], const mempool_tx **out,
+                      size_t cap, size_t *count) {
+    uint32_t x = find_txid(p, txid, hash_txid(p, txid)), i;
+    if (x == NONE) {
+        *count = 0;
+        return -1;
+    }
+    for (i = 0; i < p->anc[x].n && i < cap; i++) {
+        out[i] = p->e[p->anc[x].v[i]].tx;
+    }
+    *count = p->anc[x].n;
+    return 0;
+}
+
+size_t mempool_count(const mempool *p) {
+    return p->count;
+}
+
+uint64_t mempool_total_size(const mempool *p) {
+    return p->total_size;
+}
+
+size_t mempool_list(const mempool *p, const mempool_tx **out, size_t cap) {
+    uint32_t i;
+    size_t n = 0;
+    for (i = 0; i < p->e_len; i++) {
+        if (p->e[i].tx != NULL) {
+            if (n < cap) {
+                out[n] = p->e[i].tx;
+            }
+            n++;
+        }
+    }
+    return n;
+}

@@ -1,0 +1,126 @@
+/* A toy transaction memory pool with Bitcoin Core's ancestor/descendant
+ * bookkeeping: enough of the real thing for the ComplexMemPool benchmark to
+ * measure the same graph work, with none of the validation.
+ *
+ * The pool holds transactions that may spend each other's outputs. For every
+ * entry it keeps, exact after every add and remove:
+ *   ancestors:   count, size and fees of the entry and everything it depends
+ *                on in the pool (parents, their parents, ...);
+ *   descendants: count, size and fees of the entry and everything in the pool
+ *                that depends on it.
+ * Sizes are serialised sizes in bytes; counts and sums include the entry
+ * itself, as in Core.
+ *
+ * Transactions are found by txid through a hash table keyed with salted
+ * SipHash, and spent outpoints map to the entry that spends them (what
+ * detects a double spend). Trimming evicts the package (an entry and all its
+ * descendants) with the lowest descendant fee rate first.
+ *
+ * The pool does not copy transactions: it keeps the pointer given to
+ * mempool_add, and the caller must keep that transaction alive and unchanged
+ * until it leaves the pool (removed, trimmed, or the pool freed). Not
+ * thread-safe; queries that walk the graph take a non-const pool because they
+ * use its scratch marks. */
+#ifndef MEMPOOL_MEMPOOL_H
+#define MEMPOOL_MEMPOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mempool/tx.h"
+
+/* Results of mempool_add and mempool_remove. Every error leaves the pool as it
+ * was (its contents; spare capacity it reserved may remain). */
+enum {
+    MEMPOOL_OK = 0,
+    MEMPOOL_ERR_NOMEM = -1,     /* memory ran out */
+    MEMPOOL_ERR_DUPLICATE = -2, /* a transaction with this txid is in the pool */
+    MEMPOOL_ERR_CONFLICT = -3,  /* an input spends an outpoint already spent in the
+                                 * pool, or one spent twice by the transaction itself */
+    MEMPOOL_ERR_INVALID = -4,   /* negative fee, zero size (not finalized), or an
+                                 * input naming an output its in-pool parent lacks */
+    MEMPOOL_ERR_NOT_FOUND = -5, /* no transaction with this txid in the pool */
+    MEMPOOL_ERR_HAS_CHILDREN = -6 /* an output is already spent in the pool: its child
+                                   * came first, and the pool links only new children to
+                                   * old parents (as Core's add; it relinks after a reorg
+                                   * by other means) */
+};
+
+typedef struct mempool mempool;
+
+/* An entry's state, as mempool_lookup reports it. */
+typedef struct {
+    const mempool_tx *tx;
+    int64_t fee;
+    uint64_t size;
+    uint64_t ancestor_count, ancestor_size;
+    int64_t ancestor_fees;
+    uint64_t descendant_count, descendant_size;
+    int64_t descendant_fees;
+} mempool_entry_info;
+
+/* A new empty pool. salt, when not NULL, is the SipHash key (k0, k1) of its
+ * hash tables; when NULL the key is drawn at random (from /dev/urandom, or
+ * from the clock and addresses where that cannot be read), so that nobody can
+ * pick txids that collide in a given pool. NULL when memory runs out. */
+mempool *mempool_new(const uint64_t *salt);
+
+/* Frees the pool (not the transactions it points at); NULL is fine. */
+void mempool_free(mempool *pool);
+
+/* Adds tx, which must have been finalized (mempool_tx_finalize) and must stay
+ * alive and unchanged while it is in the pool. Inputs that spend outputs of
+ * in-pool transactions make those its parents; inputs spending outpoints the
+ * pool does not know are taken as confirmed coins. Updates the descendant
+ * state of every in-pool ancestor and sets the new entry's ancestor state.
+ * MEMPOOL_OK or one of the errors above (pool unchanged). */
+int mempool_add(mempool *pool, const mempool_tx *tx);
+
+/* Removes the transaction with this txid and every descendant of it. When
+ * removed is not NULL it receives how many left. MEMPOOL_OK, or
+ * MEMPOOL_ERR_NOT_FOUND (pool unchanged). Never allocates, cannot run out of
+ * memory. */
+int mempool_remove(mempool *pool, const unsigned char txid[32], size_t *removed);
+
+/* Called by mempool_trim before each eviction with the txid of the package's
+ * root (the entry whose descendant fee rate is lowest); the pool is still
+ * intact during the call, which must not change it. */
+typedef void (*mempool_evict_fn)(void *arg, mempool *pool, const unsigned char txid[32]);
+
+/* While the pool's total size exceeds limit, evicts the package with the
+ * lowest descendant fee rate (descendant fees / descendant size; ties go to
+ * the most recently added root). on_evict may be NULL. Returns how many
+ * transactions were evicted. Never allocates. */
+size_t mempool_trim(mempool *pool, uint64_t limit, mempool_evict_fn on_evict, void *arg);
+
+/* 1 when a transaction with this txid is in the pool, else 0. */
+int mempool_exists(const mempool *pool, const unsigned char txid[32]);
+
+/* Fills *info for the entry with this txid: 0, or -1 when it is not there. */
+int mempool_lookup(const mempool *pool, const unsigned char txid[32],
+                   mempool_entry_info *info);
+
+/* The transaction in the pool that spends outpoint (txid, n), or NULL. */
+const mempool_tx *mempool_spender(const mempool *pool, const unsigned char txid[32],
+                                  uint32_t n);
+
+/* The in-pool ancestors (descendants) of the entry with this txid, itself
+ * excluded, in no particular order. Writes the first min(count, cap) to out
+ * (out may be NULL when cap is 0) and stores count in *count. 0, or -1 when
+ * the txid is not in the pool. Never allocates. */
+int mempool_ancestors(mempool *pool, const unsigned char txid[32],
+                      const mempool_tx **out, size_t cap, size_t *count);
+int mempool_descendants(mempool *pool, const unsigned char txid[32],
+                        const mempool_tx **out, size_t cap, size_t *count);
+
+/* Number of transactions in the pool. */
+size_t mempool_count(const mempool *pool);
+
+/* Sum of the serialised sizes of the transactions in the pool, in bytes. */
+uint64_t mempool_total_size(const mempool *pool);
+
+/* Writes the first min(count, cap) transactions of the pool to out, in no
+ * particular order, and returns count. */
+size_t mempool_list(const mempool *pool, const mempool_tx **out, size_t cap);
+
+#endif

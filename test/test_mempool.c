@@ -1,0 +1,901 @@
+/* Tests for the toy mempool, its transactions and the ComplexMemPool workload.
+ *
+ * The pool is checked against a model that knows only which workload
+ * transactions are in the pool: after every operation each entry's ancestor
+ * and descendant count, size and fees, its ancestor and descendant sets and the
+ * spent-outpoint map are recomputed from scratch (walks over the graph that
+ * the transactions' inputs define) and compared with what the pool reports. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_OPENSSL
+#include <openssl/sha.h>
+#endif
+
+#include "check.h"
+#include "crypto/sha256.h"
+#include "mempool/mempool.h"
+#include "mempool/workload.h"
+#include "util/alloc.h"
+
+/* ---- transactions ----------------------------------------------------------- */
+
+/* Double SHA-256, from OpenSSL when there is one: independent of our code. */
+static void dsha256(unsigned char out[32], const unsigned char *data, size_t len) {
+    unsigned char h[32];
+#ifdef HAVE_OPENSSL
+    SHA256(data, len, h);
+    SHA256(h, 32, out);
+#else
+    sha256_hash(h, data, len);
+    sha256_hash(out, h, 32);
+#endif
+}
+
+static unsigned char *put_le(unsigned char *p, uint64_t v, int bytes) {
+    int i;
+    for (i = 0; i < bytes; i++) {
+        *p++ = (unsigned char)(v >> (8 * i));
+    }
+    return p;
+}
+
+static unsigned char *put_compact(unsigned char *p, uint64_t n) {
+    if (n < 253) {
+        return put_le(p, n, 1);
+    }
+    if (n <= 0xffff) {
+        *p++ = 253;
+        return put_le(p, n, 2);
+    }
+    if (n <= 0xffffffffu) {
+        *p++ = 254;
+        return put_le(p, n, 4);
+    }
+    *p++ = 255;
+    return put_le(p, n, 8);
+}
+
+static unsigned char *put_script(unsigned char *p, mempool_script *s) {
+    size_t n = mempool_script_size(s);
+    p = put_compact(p, n);
+    if (n > 0) {
+        memcpy(p, mempool_script_data(s), n);
+    }
+    return p + n;
+}
+
+/* The serialisation written out by hand, field by field; buf must be large
+ * enough (the caller sizes it generously). Returns its length. */
+static size_t hand_serialize(mempool_tx *tx, unsigned char *buf) {
+    unsigned char *p = buf;
+    size_t i;
+    p = put_le(p, (uint32_t)tx->version, 4);
+    p = put_compact(p, tx->vin_count);
+    for (i = 0; i < tx->vin_count; i++) {
+        memcpy(p, tx->vin[i].prevout.txid, 32);
+        p = put_le(p + 32, tx->vin[i].prevout.n, 4);
+        p = put_script(p, &tx->vin[i].script_sig);
+        p = put_le(p, tx->vin[i].sequence, 4);
+    }
+    p = put_compact(p, tx->vout_count);
+    for (i = 0; i < tx->vout_count; i++) {
+        p = put_le(p, (uint64_t)tx->vout[i].value, 8);
+        p = put_script(p, &tx->vout[i].script_pubkey);
+    }
+    p = put_le(p, tx->locktime, 4);
+    return (size_t)(p - buf);
+}
+
+/* Bitcoin's genesis coinbase transaction: a known answer for txid and size. */
+static void test_genesis(void) {
+    static const char sig_hex[] =
+        "04ffff001d0104455468652054696d65732030332f4a616e2f32303039204368616e63656c6c"
+        "6f72206f6e206272696e6b206f66207365636f6e64206261696c6f757420666f722062616e6b73";
+    static const char pk_hex[] =
+        "4104678afdb0fe5548271967f1a67130b7105cd6a828e03909a67962e0ea1f61deb649f6bc3f4c"
+        "ef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5fac";
+    static const char txid_hex[] =
+        "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";
+    unsigned char sig[100], pk[100], want[32], got[32];
+    size_t nsig = check_unhex(sig, sizeof(sig), sig_hex);
+    size_t npk = check_unhex(pk, sizeof(pk), pk_hex);
+    mempool_tx tx;
+    byte_stream s;
+    int i;
+    CHECK(check_unhex(want, 32, txid_hex) == 32);
+    mempool_tx_init(&tx);
+    stream_init(&s);
+    tx.version = 1;
+    CHECK(mempool_tx_set_counts(&tx, 1, 1) == 0);
+    tx.vin[0].prevout.n = 0xffffffffu;
+    CHECK(mempool_script_assign(&tx.vin[0].script_sig, sig, nsig) == 0);
+    tx.vout[0].value = 5000000000;
+    CHECK(mempool_script_assign(&tx.vout[0].script_pubkey, pk, npk) == 0);
+    CHECK(mempool_tx_finalize(&tx, &s) == 0);
+    for (i = 0; i < 32; i++) {
+        got[i] = tx.txid[31 - i]; /* displayed txids are byte-reversed */
+    }
+    CHECK(memcmp(got, want, 32) == 0);
+    CHECK(tx.size == 204);
+    mempool_tx_destroy(&tx);
+    stream_destroy(&s);
+}
+
+static void random_script(mempool_script *s) {
+    unsigned char b[600];
+    /* Empty, inline, just past inline, and past CompactSize's one-byte form. */
+    static const size_t lens[] = {0, 1, 25, 28, 29, 100, 252, 253, 600};
+    size_t n = lens[check_rng_below(sizeof(lens) / sizeof(lens[0]))];
+    check_rng_fill(b, n);
+    CHECK(mempool_script_assign(s, b, n) == 0);
+}
+
+static void random_tx(mempool_tx *tx) {
+    size_t i, nin = (size_t)check_rng_below(5), nout = (size_t)check_rng_below(5);
+    if (check_rng_below(8) == 0) {
+        nin = 253 + (size_t)check_rng_below(3); /* a three-byte input count */
+    }
+    CHECK(mempool_tx_set_counts(tx, nin, nout) == 0);
+    tx->version = (int32_t)check_rng_u64();
+    tx->locktime = (uint32_t)check_rng_u64();
+    for (i = 0; i < nin; i++) {
+        check_rng_fill(&tx->vin[i].prevout, sizeof(tx->vin[i].prevout));
+        tx->vin[i].sequence = (uint32_t)check_rng_u64();
+        if (check_rng_below(4) == 0) {
+            random_script(&tx->vin[i].script_sig);
+        }
+    }
+    for (i = 0; i < nout; i++) {
+        tx->vout[i].value = (int64_t)check_rng_u64();
+        random_script(&tx->vout[i].script_pubkey);
+    }
+}
+
+/* txid = double SHA-256 of an independently written serialisation. */
+static void test_txid_random(void) {
+    static unsigned char buf[1 << 20];
+    byte_stream s;
+    int iter;
+    stream_init(&s);
+    for (iter = 0; iter < 200; iter++) {
+        mempool_tx tx;
+        unsigned char want[32];
+        size_t n;
+        mempool_tx_init(&tx);
+        random_tx(&tx);
+        n = hand_serialize(&tx, buf);
+        dsha256(want, buf, n);
+        CHECK(mempool_tx_serialized_size(&tx) == n);
+        stream_clear(&s);
+        CHECK(mempool_tx_serialize(&tx, &s) == 0);
+        CHECK(s.size == n && memcmp(s.data, buf, n) == 0);
+        CHECK(mempool_tx_finalize(&tx, &s) == 0);
+        CHECKF(memcmp(tx.txid, want, 32) == 0 && tx.size == n, "iteration %d", iter);
+        mempool_tx_destroy(&tx);
+    }
+    stream_destroy(&s);
+}
+
+/* Every allocation of set_counts and finalize may fail, leaving tx unchanged. */
+static void test_tx_alloc_failure(void) {
+    mempool_tx tx;
+    unsigned char before[32];
+    long k;
+    int done = 0;
+    mempool_tx_init(&tx);
+    random_tx(&tx);
+    memset(tx.txid, 0xab, 32);
+    memcpy(before, tx.txid, 32);
+    for (k = 0; !done; k++) {
+        byte_stream s;
+        int rc;
+        stream_init(&s);
+        util_alloc_fail_after(k);
+        rc = mempool_tx_finalize(&tx, &s);
+        util_alloc_fail_after(-1);
+        if (rc != 0) {
+            CHECK(memcmp(tx.txid, before, 32) == 0 && s.size == 0);
+        } else {
+            done = 1;
+        }
+        stream_destroy(&s);
+    }
+    for (k = 0, done = 0; !done; k++) {
+        size_t nin = tx.vin_count, nout = tx.vout_count;
+        int rc;
+        util_alloc_fail_after(k);
+        rc = mempool_tx_set_counts(&tx, nin + 3, nout + 2);
+        util_alloc_fail_after(-1);
+        if (rc != 0) {
+            CHECK(tx.vin_count == nin && tx.vout_count == nout);
+        } else {
+            CHECK(tx.vin_count == nin + 3 && tx.vout_count == nout + 2);
+            done = 1;
+        }
+    }
+    mempool_tx_destroy(&tx);
+    CHECK(tx.vin == NULL && tx.vout == NULL && tx.vin_count == 0);
+}
+
+/* ---- workload ----------------------------------------------------------------- */
+
+/* Index of the workload transaction with this txid among the first n, or -1. */
+static long find_in(const mempool_workload *w, size_t n, const unsigned char txid[32]) {
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (memcmp(w->txs[i].txid, txid, 32) == 0) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+static void test_workload(void) {
+    mempool_workload a, b, c;
+    size_t i, k, children = 300, same = 0, spent_total = 0;
+    unsigned char *spent;
+    static unsigned char buf[4096];
+    CHECK(mempool_workload_make(&a, children, MEMPOOL_WORKLOAD_SEED) == 0);
+    CHECK(mempool_workload_make(&b, children, MEMPOOL_WORKLOAD_SEED) == 0);
+    CHECK(mempool_workload_make(&c, children, MEMPOOL_WORKLOAD_SEED + 1) == 0);
+    CHECK(a.count == 100 + children && b.count == a.count && c.count == a.count);
+    for (i = 0; i < a.count && i < b.count; i++) {
+        CHECK(memcmp(a.txs[i].txid, b.txs[i].txid, 32) == 0);
+        CHECK(a.txs[i].fee == b.txs[i].fee);
+        same += i < c.count && memcmp(a.txs[i].txid, c.txs[i].txid, 32) == 0;
+    }
+    CHECK(same == 0);
+    spent = calloc(a.count * 11, 1);
+    CHECK(spent != NULL);
+    for (i = 0; i < a.count && spent != NULL; i++) {
+        const mempool_tx *tx = &a.txs[i];
+        unsigned char want[32];
+        size_t n = hand_serialize((mempool_tx *)tx, buf);
+        dsha256(want, buf, n);
+        CHECK(memcmp(want, tx->txid, 32) == 0 && tx->size == n);
+        CHECK(tx->vout_count >= 2 && tx->vout_count <= 11);
+        CHECK(tx->vin_count >= 1 && tx->vin_count <= 10);
+        CHECK(tx->fee % tx->size == 0 && tx->fee / tx->size >= 1 && tx->fee / tx->size <= 100);
+        for (k = 0; k < tx->vin_count; k++) {
+            long par = find_in(&a, a.count, tx->vin[k].prevout.txid);
+            if (i < MEMPOOL_WORKLOAD_BASE_TXS) {
+                CHECK(par < 0 && tx->vin_count == 1);
+            } else if (par >= 0) {
+                size_t o = tx->vin[k].prevout.n;
+                CHECK((size_t)par < i && o < a.txs[par].vout_count);
+                CHECK(!spent[(size_t)par * 11 + o]); /* no outpoint spent twice */
+                spent[(size_t)par * 11 + o] = 1;
+                spent_total++;
+            } else {
+                CHECK(tx->vin_count == 1); /* only when no unspent coin was left */
+            }
+        }
+    }
+    CHECK(spent_total > children); /* the graph is dense: many multi-input children */
+    free(spent);
+    mempool_workload_destroy(&a);
+    mempool_workload_destroy(&b);
+    mempool_workload_destroy(&c);
+    CHECK(a.txs == NULL && a.count == 0);
+}
+
+static void test_workload_alloc_failure(void) {
+    long k;
+    for (k = 0;; k++) {
+        mempool_workload w;
+        int rc;
+        util_alloc_fail_after(k);
+        rc = mempool_workload_make(&w, 20, 7);
+        util_alloc_fail_after(-1);
+        if (rc == 0) {
+            CHECK(w.count == 120);
+            mempool_workload_destroy(&w);
+            break;
+        }
+        CHECK(w.txs == NULL && w.count == 0); /* and nothing leaked (ASan) */
+    }
+    CHECK(k > 0);
+}
+
+/* ---- the model --------------------------------------------------------------- */
+
+typedef struct {
+    const mempool_workload *w;
+    size_t n;
+    uint32_t **par, **chi; /* distinct parents / children among the workload */
+    uint32_t *npar, *nchi;
+    unsigned char *present;
+    uint32_t *queue, *mark, *mark2, epoch;
+    const mempool_tx **buf;
+} model;
+
+static void model_init(model *m, const mempool_workload *w) {
+    size_t i, k;
+    m->w = w;
+    m->n = w->count;
+    m->par = calloc(m->n, sizeof(*m->par));
+    m->chi = calloc(m->n, sizeof(*m->chi));
+    m->npar = calloc(m->n, sizeof(uint32_t));
+    m->nchi = calloc(m->n, sizeof(uint32_t));
+    m->present = calloc(m->n, 1);
+    m->queue = calloc(m->n, sizeof(uint32_t));
+    m->mark = calloc(m->n, sizeof(uint32_t));
+    m->mark2 = calloc(m->n, sizeof(uint32_t));
+    m->buf = calloc(m->n, sizeof(*m->buf));
+    m->epoch = 0;
+    if (!m->par || !m->chi || !m->npar || !m->nchi || !m->present || !m->queue ||
+        !m->mark || !m->mark2 || !m->buf) {
+        fprintf(stderr, "test_mempool: out of memory\n");
+        exit(1);
+    }
+    for (i = 0; i < m->n; i++) {
+        m->par[i] = calloc(10, sizeof(uint32_t));
+        m->chi[i] = calloc(11, sizeof(uint32_t));
+        if (!m->par[i] || !m->chi[i]) {
+            fprintf(stderr, "test_mempool: out of memory\n");
+            exit(1);
+        }
+    }
+    for (i = 0; i < m->n; i++) {
+        for (k = 0; k < w->txs[i].vin_count; k++) {
+            long p = find_in(w, i, w->txs[i].vin[k].prevout.txid);
+            uint32_t j;
+            int dup = 0;
+            if (p < 0) {
+                continue;
+            }
+            for (j = 0; j < m->npar[i]; j++) {
+                dup |= m->par[i][j] == (uint32_t)p;
+            }
+            if (!dup) {
+                m->par[i][m->npar[i]++] = (uint32_t)p;
+                m->chi[p][m->nchi[p]++] = (uint32_t)i;
+            }
+        }
+    }
+}
+
+static void model_free(model *m) {
+    size_t i;
+    for (i = 0; i < m->n; i++) {
+        free(m->par[i]);
+        free(m->chi[i]);
+    }
+    free(m->par);
+    free(m->chi);
+    free(m->npar);
+    free(m->nchi);
+    free(m->present);
+    free(m->queue);
+    free(m->mark);
+    free(m->mark2);
+    free(m->buf);
+}
+
+/* The present entries reachable from i (i included) going up (parents) or
+ * down (children), into m->queue, marked with a new epoch; returns how many. */
+static uint32_t closure(model *m, uint32_t i, int up) {
+    uint32_t qn = 1, q, j;
+    m->epoch++;
+    m->queue[0] = i;
+    m->mark[i] = m->epoch;
+    for (q = 0; q < qn; q++) {
+        uint32_t x = m->queue[q], n = up ? m->npar[x] : m->nchi[x];
+        const uint32_t *v = up ? m->par[x] : m->chi[x];
+        for (j = 0; j < n; j++) {
+            if (m->present[v[j]] && m->mark[v[j]] != m->epoch) {
+                m->mark[v[j]] = m->epoch;
+                m->queue[qn++] = v[j];
+            }
+        }
+    }
+    return qn;
+}
+
+/* Sums of the closure in m->queue. */
+static void sums(const model *m, uint32_t qn, uint64_t *size, int64_t *fees) {
+    uint32_t q;
+    *size = 0;
+    *fees = 0;
+    for (q = 0; q < qn; q++) {
+        *size += m->w->txs[m->queue[q]].size;
+        *fees += m->w->txs[m->queue[q]].fee;
+    }
+}
+
+/* The set mempool_ancestors/descendants reports equals the closure just
+ * computed (marks of m->epoch), minus i itself. */
+static int same_set(model *m, mempool *pool, uint32_t i, int up, uint32_t qn) {
+    size_t cnt = 0, j;
+    int ok;
+    const mempool_tx *t = &m->w->txs[i];
+    ok = (up ? mempool_ancestors(pool, t->txid, m->buf, m->n, &cnt)
+             : mempool_descendants(pool, t->txid, m->buf, m->n, &cnt)) == 0;
+    ok = ok && cnt + 1 == qn;
+    for (j = 0; ok && j < cnt; j++) {
+        long x = m->buf[j] - m->w->txs;
+        ok = x >= 0 && (size_t)x < m->n && (uint32_t)x != i && m->mark[x] == m->epoch &&
+             m->mark2[x] != m->epoch; /* distinct */
+        if (ok) {
+            m->mark2[x] = m->epoch;
+        }
+    }
+    return ok;
+}
+
+/* Compares everything the pool reports with the model. */
+static void verify(model *m, mempool *pool) {
+    size_t i, k, cnt = 0, listed, bad = 0;
+    uint64_t total = 0;
+    for (i = 0; i < m->n; i++) {
+        const mempool_tx *t = &m->w->txs[i];
+        mempool_entry_info info;
+        uint64_t size;
+        int64_t fees;
+        uint32_t qn;
+        if (mempool_exists(pool, t->txid) != m->present[i]) {
+            bad++;
+            continue;
+        }
+        for (k = 0; k < t->vin_count; k++) {
+            const mempool_tx *sp = mempool_spender(pool, t->vin[k].prevout.txid,
+                                                   t->vin[k].prevout.n);
+            bad += sp != (m->present[i] ? t : NULL);
+        }
+        if (!m->present[i]) {
+            bad += mempool_lookup(pool, t->txid, &info) != -1;
+            continue;
+        }
+        cnt++;
+        total += t->size;
+        if (mempool_lookup(pool, t->txid, &info) != 0) {
+            bad++;
+            continue;
+        }
+        bad += info.tx != t || info.fee != t->fee || info.size != t->size;
+        qn = closure(m, (uint32_t)i, 1);
+        sums(m, qn, &size, &fees);
+        bad += info.ancestor_count != qn || info.ancestor_size != size ||
+               info.ancestor_fees != fees;
+        bad += !same_set(m, pool, (uint32_t)i, 1, qn);
+        qn = closure(m, (uint32_t)i, 0);
+        sums(m, qn, &size, &fees);
+        bad += info.descendant_count != qn || info.descendant_size != size ||
+               info.descendant_fees != fees;
+        bad += !same_set(m, pool, (uint32_t)i, 0, qn);
+    }
+    CHECKF(bad == 0, "%zu mismatches between the pool and the model", bad);
+    CHECK(mempool_count(pool) == cnt);
+    CHECK(mempool_total_size(pool) == total);
+    listed = mempool_list(pool, m->buf, m->n);
+    CHECK(listed == cnt);
+    for (i = 0; i < listed && i < m->n; i++) {
+        long x = m->buf[i] - m->w->txs;
+        CHECK(x >= 0 && (size_t)x < m->n && m->present[x]);
+    }
+}
+
+/* ---- trimming ------------------------------------------------------------------- */
+
+typedef struct {
+    model *m;
+    unsigned char *evicted; /* members of evicted closures, by workload index */
+    uint64_t limit;
+    size_t packages, expected;
+    mempool *pool;
+} trim_ctx;
+
+/* Called before each eviction: the root must have the lowest descendant fee
+ * rate in the pool, recomputed from scratch; records its closure. */
+static void on_evict(void *arg, mempool *pool, const unsigned char txid[32]) {
+    trim_ctx *c = arg;
+    model *m = c->m;
+    long root = find_in(m->w, m->n, txid);
+    uint64_t rsize, size;
+    int64_t rfees, fees;
+    uint32_t i, qn;
+    CHECK(pool == c->pool);
+    CHECK(mempool_total_size(pool) > c->limit);
+    if (!CHECK(root >= 0 && m->present[root])) {
+        return;
+    }
+    sums(m, closure(m, (uint32_t)root, 0), &rsize, &rfees);
+    for (i = 0; i < m->n; i++) {
+        if (!m->present[i]) {
+            continue;
+        }
+        sums(m, closure(m, i, 0), &size, &fees);
+        /* rfees/rsize <= fees/size; the products fit easily in 64 bits here. */
+        CHECKF(rfees * (int64_t)size <= fees * (int64_t)rsize,
+               "evicted root %ld (%lld/%llu) but %u has %lld/%llu", root, (long long)rfees,
+               (unsigned long long)rsize, i, (long long)fees, (unsigned long long)size);
+    }
+    /* Removed right after this returns: the model drops them now, so that the
+     * next call sees the pool as it will be then. */
+    qn = closure(m, (uint32_t)root, 0);
+    for (i = 0; i < qn; i++) {
+        c->evicted[m->queue[i]] = 1;
+        m->present[m->queue[i]] = 0;
+    }
+    c->expected += qn;
+    c->packages++;
+}
+
+/* Trims through the pool with the checking callback; the model follows. */
+static size_t model_trim(model *m, mempool *pool, uint64_t limit) {
+    trim_ctx c;
+    size_t n;
+    c.m = m;
+    c.evicted = calloc(m->n, 1);
+    c.limit = limit;
+    c.packages = c.expected = 0;
+    c.pool = pool;
+    if (c.evicted == NULL) {
+        fprintf(stderr, "test_mempool: out of memory\n");
+        exit(1);
+    }
+    n = mempool_trim(pool, limit, on_evict, &c);
+    CHECK(n == c.expected);
+    CHECK(mempool_total_size(pool) <= limit);
+    free(c.evicted);
+    return c.packages;
+}
+
+/* ---- the random model test ---------------------------------------------------- */
+
+static int has_present_child(const model *m, uint32_t i) {
+    uint32_t j;
+    for (j = 0; j < m->nchi[i]; j++) {
+        if (m->present[m->chi[i][j]]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static uint32_t random_with(const model *m, int present) {
+    uint32_t i = (uint32_t)check_rng_below(m->n), k;
+    for (k = 0; k < m->n; k++, i = (i + 1) % (uint32_t)m->n) {
+        if (m->present[i] == present) {
+            return i;
+        }
+    }
+    return UINT32_MAX;
+}
+
+static void test_model_random(void) {
+    mempool_workload w;
+    model m;
+    mempool *pool;
+    uint64_t salt[2];
+    size_t children = 30 + (size_t)check_rng_below(170), packages = 0, lowest = 0;
+    int step, adds = 0, removes = 0, trims = 0, refused = 0;
+    salt[0] = check_rng_u64();
+    salt[1] = check_rng_u64();
+    CHECK(mempool_workload_make(&w, children, check_rng_u64()) == 0);
+    model_init(&m, &w);
+    pool = mempool_new(salt);
+    CHECK(pool != NULL);
+    if (pool == NULL) {
+        return;
+    }
+    for (step = 0; step < 300; step++) {
+        int op = (int)check_rng_below(12);
+        uint32_t i;
+        if (op < 6) {
+            /* Add: mostly the lowest absent transaction, so that the pool
+             * fills up the way the workload was meant to be added. */
+            if (op < 3) {
+                while (lowest < m.n && m.present[lowest]) {
+                    lowest++;
+                }
+                i = lowest < m.n ? (uint32_t)lowest : UINT32_MAX;
+            } else {
+                i = random_with(&m, 0);
+            }
+            if (i == UINT32_MAX) {
+                continue;
+            }
+            if (has_present_child(&m, i)) {
+                CHECK(mempool_add(pool, &w.txs[i]) == MEMPOOL_ERR_HAS_CHILDREN);
+                refused++;
+            } else {
+                CHECK(mempool_add(pool, &w.txs[i]) == MEMPOOL_OK);
+                m.present[i] = 1;
+                adds++;
+            }
+        } else if (op < 8) {
+            size_t removed = 99, qn, k;
+            i = random_with(&m, 1);
+            if (i == UINT32_MAX) {
+                continue;
+            }
+            qn = closure(&m, i, 0);
+            CHECK(mempool_remove(pool, w.txs[i].txid, &removed) == MEMPOOL_OK);
+            CHECK(removed == qn);
+            for (k = 0; k < qn; k++) {
+                m.present[m.queue[k]] = 0;
+            }
+            lowest = 0;
+            removes++;
+        } else if (op < 10) {
+            uint64_t total = mempool_total_size(pool);
+            packages += model_trim(&m, pool, total * check_rng_below(101) / 100);
+            lowest = 0;
+            trims++;
+        } else if (op == 10) {
+            i = random_with(&m, 1);
+            if (i != UINT32_MAX) {
+                CHECK(mempool_add(pool, &w.txs[i]) == MEMPOOL_ERR_DUPLICATE);
+                refused++;
+            }
+        } else {
+            /* A transaction double-spending one input of an entry in the pool. */
+            mempool_tx tx;
+            byte_stream s;
+            i = random_with(&m, 1);
+            if (i == UINT32_MAX) {
+                continue;
+            }
+            mempool_tx_init(&tx);
+            stream_init(&s);
+            CHECK(mempool_tx_set_counts(&tx, 2, 1) == 0);
+            check_rng_fill(&tx.vin[0].prevout, sizeof(tx.vin[0].prevout));
+            tx.vin[1].prevout = w.txs[i].vin[check_rng_below(w.txs[i].vin_count)].prevout;
+            tx.fee = 1000;
+            CHECK(mempool_tx_finalize(&tx, &s) == 0);
+            CHECK(mempool_add(pool, &tx) == MEMPOOL_ERR_CONFLICT);
+            CHECK(mempool_spender(pool, tx.vin[0].prevout.txid, tx.vin[0].prevout.n) == NULL);
+            mempool_tx_destroy(&tx);
+            stream_destroy(&s);
+            refused++;
+        }
+        verify(&m, pool);
+    }
+    /* Fill completely, then trim to empty the way the benchmark does. */
+    for (step = 0; step < (int)m.n; step++) {
+        if (!m.present[step] && !has_present_child(&m, (uint32_t)step)) {
+            CHECK(mempool_add(pool, &w.txs[step]) == MEMPOOL_OK);
+            m.present[step] = 1;
+        }
+    }
+    verify(&m, pool);
+    packages += model_trim(&m, pool, mempool_total_size(pool) * 3 / 4);
+    verify(&m, pool);
+    packages += model_trim(&m, pool, 0);
+    verify(&m, pool);
+    CHECK(mempool_count(pool) == 0 && mempool_total_size(pool) == 0);
+    CHECK(adds > 0 && removes > 0 && trims > 0 && refused > 0 && packages > 0);
+    mempool_free(pool);
+    model_free(&m);
+    mempool_workload_destroy(&w);
+}
+
+/* ---- refusals ------------------------------------------------------------------ */
+
+static void make_tx(mempool_tx *tx, byte_stream *s, const mempool_outpoint *ins, size_t nin,
+                    size_t nout, int64_t fee) {
+    size_t k;
+    mempool_tx_init(tx);
+    CHECK(mempool_tx_set_counts(tx, nin, nout) == 0);
+    for (k = 0; k < nin; k++) {
+        tx->vin[k].prevout = ins[k];
+    }
+    for (k = 0; k < nout; k++) {
+        tx->vout[k].value = (int64_t)(k + 1);
+    }
+    tx->fee = fee;
+    CHECK(mempool_tx_finalize(tx, s) == 0);
+}
+
+static void test_refusals(void) {
+    mempool *pool = mempool_new(NULL);
+    byte_stream s;
+    mempool_outpoint o[4];
+    mempool_tx a, b, x, y, z, dup2, bad;
+    mempool_entry_info info;
+    size_t removed = 7, k;
+    int i;
+    CHECK(pool != NULL);
+    if (pool == NULL) {
+        return;
+    }
+    stream_init(&s);
+    for (i = 0; i < 4; i++) {
+        check_rng_fill(&o[i], sizeof(o[i]));
+    }
+    make_tx(&a, &s, &o[0], 1, 3, 500);
+    CHECK(mempool_add(pool, &a) == MEMPOOL_OK);
+    CHECK(mempool_add(pool, &a) == MEMPOOL_ERR_DUPLICATE);
+    /* b spends a:1 and an unknown coin. */
+    {
+        mempool_outpoint ins[2];
+        memcpy(ins[0].txid, a.txid, 32);
+        ins[0].n = 1;
+        ins[1] = o[1];
+        make_tx(&b, &s, ins, 2, 2, 300);
+    }
+    CHECK(mempool_add(pool, &b) == MEMPOOL_OK);
+
+    /* x spends two fresh coins, then a:1 again: refused, and the two fresh
+     * coins it claimed before meeting the conflict are released. */
+    {
+        mempool_outpoint ins[3];
+        ins[0] = o[2];
+        ins[1] = o[3];
+        memcpy(ins[2].txid, a.txid, 32);
+        ins[2].n = 1;
+        make_tx(&x, &s, ins, 3, 1, 100);
+    }
+    CHECK(mempool_add(pool, &x) == MEMPOOL_ERR_CONFLICT);
+    CHECK(!mempool_exists(pool, x.txid) && mempool_count(pool) == 2);
+    CHECK(mempool_spender(pool, o[2].txid, o[2].n) == NULL);
+    CHECK(mempool_spender(pool, a.txid, 1) == &b);
+    CHECK(mempool_lookup(pool, a.txid, &info) == 0 && info.descendant_count == 2);
+    CHECK(info.descendant_size == (uint64_t)a.size + b.size && info.descendant_fees == 800);
+    make_tx(&y, &s, &o[2], 1, 1, 100);
+    CHECK(mempool_add(pool, &y) == MEMPOOL_OK);
+
+    /* A transaction spending the same coin twice is a conflict with itself. */
+    {
+        mempool_outpoint ins[2];
+        ins[0] = o[3];
+        ins[1] = o[3];
+        make_tx(&dup2, &s, ins, 2, 1, 100);
+    }
+    CHECK(mempool_add(pool, &dup2) == MEMPOOL_ERR_CONFLICT);
+    CHECK(mempool_spender(pool, o[3].txid, o[3].n) == NULL);
+    make_tx(&z, &s, &o[3], 1, 1, 100);
+    CHECK(mempool_add(pool, &z) == MEMPOOL_OK);
+
+    /* An output index a's transaction does not have; a negative fee; an
+     * unfinalized transaction. */
+    {
+        mempool_outpoint in;
+        memcpy(in.txid, a.txid, 32);
+        in.n = 3;
+        make_tx(&bad, &s, &in, 1, 1, 100);
+        CHECK(mempool_add(pool, &bad) == MEMPOOL_ERR_INVALID);
+        mempool_tx_destroy(&bad);
+        in.n = 2;
+        make_tx(&bad, &s, &in, 1, 1, -1);
+        CHECK(mempool_add(pool, &bad) == MEMPOOL_ERR_INVALID);
+        bad.fee = 0;
+        bad.size = 0;
+        CHECK(mempool_add(pool, &bad) == MEMPOOL_ERR_INVALID);
+        mempool_tx_destroy(&bad);
+    }
+    CHECK(mempool_count(pool) == 4);
+    CHECK(mempool_total_size(pool) == (uint64_t)a.size + b.size + y.size + z.size);
+
+    /* A parent arriving after its child would corrupt the bookkeeping. */
+    CHECK(mempool_remove(pool, a.txid, &removed) == MEMPOOL_OK && removed == 2);
+    CHECK(mempool_add(pool, &b) == MEMPOOL_OK);
+    CHECK(mempool_add(pool, &a) == MEMPOOL_ERR_HAS_CHILDREN);
+    CHECK(mempool_remove(pool, b.txid, &removed) == MEMPOOL_OK && removed == 1);
+    CHECK(mempool_add(pool, &a) == MEMPOOL_OK);
+
+    removed = 7;
+    CHECK(mempool_remove(pool, o[0].txid, &removed) == MEMPOOL_ERR_NOT_FOUND && removed == 0);
+    CHECK(mempool_ancestors(pool, o[0].txid, NULL, 0, &k) == -1 && k == 0);
+    CHECK(mempool_lookup(pool, o[0].txid, &info) == -1);
+    CHECK(mempool_trim(pool, mempool_total_size(pool), NULL, NULL) == 0);
+    CHECK(mempool_trim(pool, 0, NULL, NULL) == 3 && mempool_count(pool) == 0);
+
+    mempool_free(pool);
+    mempool_tx_destroy(&a);
+    mempool_tx_destroy(&b);
+    mempool_tx_destroy(&x);
+    mempool_tx_destroy(&y);
+    mempool_tx_destroy(&z);
+    mempool_tx_destroy(&dup2);
+    stream_destroy(&s);
+}
+
+/* ---- allocation failure ------------------------------------------------------------ */
+
+/* For each of the first transactions of a workload (the pool grows through
+ * all its tables in them), and for every allocation point of its add: a
+ * fresh pool holding the ones before it, the add made to fail at that point,
+ * and the pool must still equal the model. */
+static void test_add_alloc_failure(void) {
+    mempool_workload w;
+    model m;
+    uint64_t salt[2] = {1, 2};
+    size_t t, j, max_points = 0;
+    util_alloc_fail_after(0);
+    CHECK(mempool_new(NULL) == NULL);
+    util_alloc_fail_after(-1);
+    CHECK(mempool_workload_make(&w, 60, 99) == 0);
+    model_init(&m, &w);
+    for (t = 0; t < m.n; t += (t < 40 ? 1 : 7)) {
+        long k;
+        for (k = 0;; k++) {
+            mempool *pool = mempool_new(salt);
+            int rc;
+            if (!CHECK(pool != NULL)) {
+                break;
+            }
+            memset(m.present, 0, m.n);
+            for (j = 0; j < t; j++) {
+                CHECK(mempool_add(pool, &w.txs[j]) == MEMPOOL_OK);
+                m.present[j] = 1;
+            }
+            util_alloc_fail_after(k);
+            rc = mempool_add(pool, &w.txs[t]);
+            util_alloc_fail_after(-1);
+            if (rc == MEMPOOL_OK) {
+                m.present[t] = 1;
+                verify(&m, pool);
+                mempool_free(pool);
+                if ((size_t)k > max_points) {
+                    max_points = (size_t)k;
+                }
+                break;
+            }
+            CHECK(rc == MEMPOOL_ERR_NOMEM);
+            verify(&m, pool);
+            /* The pool works on after the failure. */
+            CHECK(mempool_add(pool, &w.txs[t]) == MEMPOOL_OK);
+            m.present[t] = 1;
+            verify(&m, pool);
+            mempool_free(pool);
+        }
+    }
+    CHECK(max_points >= 5); /* slot array, walk buffers, both tables, link arrays */
+    model_free(&m);
+    mempool_workload_destroy(&w);
+}
+
+/* A pool filled and emptied again and again stops allocating: the benchmark
+ * measures graph work, not malloc. */
+static void test_steady_state(void) {
+    mempool_workload w;
+    mempool *pool = mempool_new(NULL);
+    unsigned long before;
+    size_t i, round;
+    CHECK(pool != NULL);
+    CHECK(mempool_workload_make(&w, 200, MEMPOOL_WORKLOAD_SEED) == 0);
+    before = 0;
+    /* The first round sizes everything; an emptied pool hands its slots out
+     * in the same order again, so later rounds fit in what is there. */
+    for (round = 0; round < 3 && pool != NULL; round++) {
+        if (round == 1) {
+            before = util_alloc_count();
+        }
+        for (i = 0; i < w.count; i++) {
+            CHECK(mempool_add(pool, &w.txs[i]) == MEMPOOL_OK);
+        }
+        CHECK(mempool_count(pool) == w.count);
+        mempool_trim(pool, mempool_total_size(pool) * 3 / 4, NULL, NULL);
+        CHECK(mempool_count(pool) < w.count);
+        CHECK(mempool_trim(pool, 0, NULL, NULL) > 0 && mempool_count(pool) == 0);
+    }
+    CHECK(util_alloc_count() == before);
+    mempool_free(pool);
+    mempool_workload_destroy(&w);
+}
+
+int main(int argc, char **argv) {
+    int i;
+    (void)argc;
+    check_rng_init(argv[0]);
+    test_genesis();
+    test_txid_random();
+    test_tx_alloc_failure();
+    test_workload();
+    test_workload_alloc_failure();
+    test_refusals();
+    for (i = 0; i < 6; i++) {
+        test_model_random();
+    }
+    test_add_alloc_failure();
+    test_steady_state();
+    return check_finish();
+}
