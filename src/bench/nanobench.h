@@ -112,10 +112,12 @@ double nb_clock_resolution(void);
 
 /* ---- Running (nb_run inline; the rest in nb_logic.c) ---- */
 
-/* Internal, called by nb_run only: set up a run (0, or -1 and nothing runs);
- * the next epoch's iteration count (0: done); around one epoch; finish
- * (store the result, print its row). */
-int      nb_impl_start(nb_bench *b);
+/* Internal, called by nb_run only: set up a run (0, or -1 and nothing runs;
+ * optimized says whether the caller's translation unit was compiled with
+ * optimization, for the debug-build warning); the next epoch's iteration
+ * count (0: done); around one epoch; finish (store the result, print its
+ * row). */
+int      nb_impl_start(nb_bench *b, int optimized);
 uint64_t nb_impl_next(nb_bench *b);
 void     nb_impl_epoch_begin(nb_bench *b);
 void     nb_impl_epoch_end(nb_bench *b);
@@ -127,13 +129,19 @@ void     nb_impl_finish(nb_bench *b);
 #define NB_ALWAYS_INLINE
 #endif
 
+#if defined(__OPTIMIZE__)
+#define NB_CALLER_OPTIMIZED 1
+#else
+#define NB_CALLER_OPTIMIZED 0
+#endif
+
 /* Measures op(arg) under the name set by nb_name, adds one result, prints
  * its row to the output. op must be safe to call any number of times.
  * When op is a function the compiler can see, it inlines into the loop. */
 static inline NB_ALWAYS_INLINE nb_bench *nb_run(nb_bench *b, void (*op)(void *arg), void *arg)
 {
     uint64_t n;
-    if (nb_impl_start(b) != 0)
+    if (nb_impl_start(b, NB_CALLER_OPTIMIZED) != 0)
         return b;
     while ((n = nb_impl_next(b)) != 0) {
         uint64_t i;
@@ -175,7 +183,9 @@ typedef enum {
 } nb_measure;
 #define NB_MEASURE_COUNT 8
 
-/* 1 when r measured m (elapsed and iterations always; counters when read). */
+/* 1 when r measured m (elapsed and iterations always; counters when read).
+ * A run that ended in the "iterations overflow" row is stored with 0 epochs,
+ * and then this is 0 for every measure. */
 int    nb_result_has(const nb_result *r, nb_measure m);
 /* Median over the epochs; NB_ELAPSED: seconds per iteration of op; counters:
  * per iteration; NAN when !nb_result_has(r, m). */

@@ -1,0 +1,352 @@
+/* The bench: configuration (nanobench's Config), setters, getters, and the
+ * list of results it owns. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "bench/nb_internal.h"
+#include "util/alloc.h"
+
+#include <string.h>
+
+static char *dup_str(const char *s)
+{
+    size_t len = strlen(s);
+    char *p = util_malloc(len + 1);
+    if (p)
+        memcpy(p, s, len + 1);
+    return p;
+}
+
+/* Replaces *slot with a copy of s; on failure keeps the old value and
+ * records the error in b. */
+static void set_str(nb_bench *b, char **slot, const char *s)
+{
+    char *p;
+    if (!s)
+        s = "";
+    if (*slot && strcmp(*slot, s) == 0)
+        return;
+    p = dup_str(s);
+    if (!p) {
+        b->error = -1;
+        return;
+    }
+    util_free(*slot);
+    *slot = p;
+}
+
+void nb_config_free(nb_config *cfg)
+{
+    size_t i;
+    util_free(cfg->title);
+    util_free(cfg->name);
+    util_free(cfg->unit);
+    util_free(cfg->time_unit_name);
+    for (i = 0; i < cfg->context_count; ++i) {
+        util_free(cfg->context[i].key);
+        util_free(cfg->context[i].value);
+    }
+    util_free(cfg->context);
+    memset(cfg, 0, sizeof(*cfg));
+}
+
+int nb_config_copy(nb_config *dst, const nb_config *src)
+{
+    size_t i;
+    *dst = *src;
+    dst->title = dst->name = dst->unit = dst->time_unit_name = NULL;
+    dst->context = NULL;
+    dst->context_count = 0;
+    if (!(dst->title = dup_str(src->title)) || !(dst->name = dup_str(src->name)) ||
+        !(dst->unit = dup_str(src->unit)) ||
+        !(dst->time_unit_name = dup_str(src->time_unit_name)))
+        goto fail;
+    if (src->context_count) {
+        dst->context = util_malloc_array(src->context_count, sizeof(*dst->context));
+        if (!dst->context)
+            goto fail;
+        for (i = 0; i < src->context_count; ++i) {
+            nb_context_pair *p = &dst->context[i];
+            p->key = dup_str(src->context[i].key);
+            p->value = p->key ? dup_str(src->context[i].value) : NULL;
+            if (!p->value) {
+                util_free(p->key);
+                goto fail;
+            }
+            dst->context_count = i + 1;
+        }
+    }
+    return 0;
+fail:
+    nb_config_free(dst);
+    return -1;
+}
+
+nb_bench *nb_bench_new(void)
+{
+    nb_bench *b = util_malloc(sizeof(*b));
+    if (!b)
+        return NULL;
+    memset(b, 0, sizeof(*b));
+    b->cfg.title = dup_str("benchmark");
+    b->cfg.name = dup_str("noname");
+    b->cfg.unit = dup_str("op");
+    b->cfg.time_unit_name = dup_str("ns");
+    if (!b->cfg.title || !b->cfg.name || !b->cfg.unit || !b->cfg.time_unit_name) {
+        nb_config_free(&b->cfg);
+        util_free(b);
+        return NULL;
+    }
+    b->cfg.time_unit = 1e-9;
+    b->cfg.batch = 1.0;
+    b->cfg.complexity_n = -1.0;
+    b->cfg.epochs = 11;
+    b->cfg.clock_resolution_multiple = 1000;
+    b->cfg.epoch_iterations = 0;
+    b->cfg.min_epoch_iterations = 1;
+    b->cfg.warmup = 0;
+    b->cfg.min_epoch_time = 1000000;       /* 1 ms */
+    b->cfg.max_epoch_time = 100000000;     /* 100 ms */
+    b->cfg.relative = 0;
+    b->cfg.performance_counters = 1;
+    b->cfg.out = stdout;
+    b->perf.leader = -1;
+    b->logic.rng = UINT64_C(0x9e3779b97f4a7c15);
+    return b;
+}
+
+void nb_bench_free(nb_bench *b)
+{
+    size_t i;
+    if (!b)
+        return;
+    for (i = 0; i < b->result_count; ++i)
+        nb_result_free(b->results[i]);
+    util_free(b->results);
+    nb_result_free(b->logic.result);
+    if (b->perf_opened)
+        nb_perf_close(&b->perf);
+    nb_config_free(&b->cfg);
+    util_free(b);
+}
+
+nb_bench *nb_title(nb_bench *b, const char *title)
+{
+    if (b)
+        set_str(b, &b->cfg.title, title);
+    return b;
+}
+
+nb_bench *nb_name(nb_bench *b, const char *name)
+{
+    if (b)
+        set_str(b, &b->cfg.name, name);
+    return b;
+}
+
+nb_bench *nb_unit(nb_bench *b, const char *unit)
+{
+    if (b)
+        set_str(b, &b->cfg.unit, unit);
+    return b;
+}
+
+nb_bench *nb_batch(nb_bench *b, double batch)
+{
+    if (b)
+        b->cfg.batch = batch;
+    return b;
+}
+
+nb_bench *nb_relative(nb_bench *b, int on)
+{
+    if (b)
+        b->cfg.relative = on != 0;
+    return b;
+}
+
+nb_bench *nb_performance_counters(nb_bench *b, int on)
+{
+    if (b)
+        b->cfg.performance_counters = on != 0;
+    return b;
+}
+
+nb_bench *nb_output(nb_bench *b, FILE *out)
+{
+    if (b)
+        b->cfg.out = out;
+    return b;
+}
+
+nb_bench *nb_epochs(nb_bench *b, size_t epochs)
+{
+    if (b)
+        b->cfg.epochs = epochs ? epochs : 1;
+    return b;
+}
+
+nb_bench *nb_epoch_iterations(nb_bench *b, uint64_t iters)
+{
+    if (b)
+        b->cfg.epoch_iterations = iters;
+    return b;
+}
+
+nb_bench *nb_min_epoch_iterations(nb_bench *b, uint64_t iters)
+{
+    if (b)
+        b->cfg.min_epoch_iterations = iters ? iters : 1;
+    return b;
+}
+
+nb_bench *nb_warmup(nb_bench *b, uint64_t iters)
+{
+    if (b)
+        b->cfg.warmup = iters;
+    return b;
+}
+
+nb_bench *nb_min_epoch_time(nb_bench *b, uint64_t ns)
+{
+    if (b)
+        b->cfg.min_epoch_time = ns;
+    return b;
+}
+
+nb_bench *nb_max_epoch_time(nb_bench *b, uint64_t ns)
+{
+    if (b)
+        b->cfg.max_epoch_time = ns;
+    return b;
+}
+
+nb_bench *nb_complexity_n(nb_bench *b, double n)
+{
+    if (b)
+        b->cfg.complexity_n = n;
+    return b;
+}
+
+nb_bench *nb_time_unit(nb_bench *b, double seconds, const char *name)
+{
+    if (!b)
+        return b;
+    if (!(seconds > 0)) {
+        b->error = -1;
+        return b;
+    }
+    set_str(b, &b->cfg.time_unit_name, name);
+    b->cfg.time_unit = seconds;
+    return b;
+}
+
+nb_bench *nb_clock_resolution_multiple(nb_bench *b, size_t multiple)
+{
+    if (b)
+        b->cfg.clock_resolution_multiple = multiple;
+    return b;
+}
+
+nb_bench *nb_context(nb_bench *b, const char *key, const char *value)
+{
+    size_t i;
+    nb_context_pair *grown;
+    char *k, *v;
+    if (!b || !key)
+        return b;
+    if (!value)
+        value = "";
+    for (i = 0; i < b->cfg.context_count; ++i) {
+        if (strcmp(b->cfg.context[i].key, key) == 0) {
+            set_str(b, &b->cfg.context[i].value, value);
+            return b;
+        }
+    }
+    k = dup_str(key);
+    v = dup_str(value);
+    grown = (k && v) ? util_realloc(b->cfg.context,
+                                    (b->cfg.context_count + 1) * sizeof(*grown)) : NULL;
+    if (!grown) {
+        util_free(k);
+        util_free(v);
+        b->error = -1;
+        return b;
+    }
+    grown[b->cfg.context_count].key = k;
+    grown[b->cfg.context_count].value = v;
+    b->cfg.context = grown;
+    b->cfg.context_count++;
+    return b;
+}
+
+nb_bench *nb_clear_context(nb_bench *b)
+{
+    size_t i;
+    if (!b)
+        return b;
+    for (i = 0; i < b->cfg.context_count; ++i) {
+        util_free(b->cfg.context[i].key);
+        util_free(b->cfg.context[i].value);
+    }
+    util_free(b->cfg.context);
+    b->cfg.context = NULL;
+    b->cfg.context_count = 0;
+    return b;
+}
+
+const char *nb_get_title(const nb_bench *b) { return b->cfg.title; }
+const char *nb_get_name(const nb_bench *b) { return b->cfg.name; }
+const char *nb_get_unit(const nb_bench *b) { return b->cfg.unit; }
+double nb_get_batch(const nb_bench *b) { return b->cfg.batch; }
+int nb_get_relative(const nb_bench *b) { return b->cfg.relative; }
+int nb_get_performance_counters(const nb_bench *b) { return b->cfg.performance_counters; }
+FILE *nb_get_output(const nb_bench *b) { return b->cfg.out; }
+size_t nb_get_epochs(const nb_bench *b) { return b->cfg.epochs; }
+uint64_t nb_get_epoch_iterations(const nb_bench *b) { return b->cfg.epoch_iterations; }
+uint64_t nb_get_min_epoch_iterations(const nb_bench *b) { return b->cfg.min_epoch_iterations; }
+uint64_t nb_get_warmup(const nb_bench *b) { return b->cfg.warmup; }
+uint64_t nb_get_min_epoch_time(const nb_bench *b) { return b->cfg.min_epoch_time; }
+uint64_t nb_get_max_epoch_time(const nb_bench *b) { return b->cfg.max_epoch_time; }
+double nb_get_complexity_n(const nb_bench *b) { return b->cfg.complexity_n; }
+double nb_get_time_unit(const nb_bench *b) { return b->cfg.time_unit; }
+const char *nb_get_time_unit_name(const nb_bench *b) { return b->cfg.time_unit_name; }
+size_t nb_get_clock_resolution_multiple(const nb_bench *b)
+{
+    return b->cfg.clock_resolution_multiple;
+}
+int nb_get_error(const nb_bench *b) { return b->error; }
+
+const char *nb_get_context(const nb_bench *b, const char *key)
+{
+    size_t i;
+    for (i = 0; i < b->cfg.context_count; ++i)
+        if (strcmp(b->cfg.context[i].key, key) == 0)
+            return b->cfg.context[i].value;
+    return NULL;
+}
+
+size_t nb_result_count(const nb_bench *b)
+{
+    return b->result_count;
+}
+
+const nb_result *nb_result_at(const nb_bench *b, size_t i)
+{
+    return i < b->result_count ? b->results[i] : NULL;
+}
+
+void nb_test_set_clock(nb_bench *b, nb_clock_fn fn, void *ctx, uint64_t resolution_ns)
+{
+    b->clock = fn;
+    b->clock_ctx = ctx;
+    b->resolution_ns = resolution_ns;
+}
+
+/* The asm-less fallback of nb_do_not_optimize_away: an external call whose
+ * body the optimizer of the caller cannot see. */
+void nb_do_not_optimize_sink(const volatile void *p)
+{
+    (void)p;
+}

@@ -1,0 +1,303 @@
+/* Iteration logic (nanobench's IterationLogic): how many iterations the next
+ * epoch runs, which epochs are kept, and the bookkeeping nb_run calls
+ * between epochs.
+ *
+ * Where it departs from nanobench: nanobench keeps the first epoch that
+ * comes within 2/3 of the target and derives every later epoch's size from
+ * the running totals, so one slow first call (a lazy init) makes the first
+ * epoch "long enough" with a single iteration, and every later epoch is sized
+ * from that inflated average: tiny epochs, noisy results. Here calibration
+ * epochs are never kept, and a measured epoch only counts when it lasted the
+ * whole target; a shorter one is discarded and the size recomputed from it.
+ * So every kept epoch reaches the target and the result is the steady-state
+ * cost. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "bench/nb_internal.h"
+#include "util/alloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Beyond this an iteration count is not believable: the op was removed. */
+#define NB_MAX_ITERS 9.2e18
+
+uint64_t nb_logic_target(const nb_config *cfg, uint64_t resolution_ns)
+{
+    double t = (double)resolution_ns * (double)cfg->clock_resolution_multiple;
+    if (t > (double)cfg->max_epoch_time)
+        t = (double)cfg->max_epoch_time;
+    if (t < (double)cfg->min_epoch_time)
+        t = (double)cfg->min_epoch_time;
+    if (t < 1)
+        t = 1;
+    return (uint64_t)t;
+}
+
+/* splitmix64: the stretch only has to break lock step with periodic noise,
+ * and a fixed seed keeps runs (and the tests) reproducible. */
+static double uniform01(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static uint64_t now(const nb_bench *b)
+{
+    return b->clock ? b->clock(b->clock_ctx) : nb_clock_now_ns();
+}
+
+static void overflow(nb_bench *b)
+{
+    b->logic.result->overflow = 1;
+    b->logic.state = NB_ST_DONE;
+    b->logic.n = 0;
+}
+
+/* Iterations that make an epoch last the target, judging from iters that
+ * took elapsed ns, stretched by 0-20%. 0 on overflow. */
+static uint64_t proportional(nb_bench *b, double elapsed, double iters)
+{
+    nb_logic *L = &b->logic;
+    double n = (double)L->target / elapsed * iters;
+    if (n < (double)b->cfg.min_epoch_iterations)
+        n = (double)b->cfg.min_epoch_iterations;
+    n = ceil(n * (1.0 + 0.2 * uniform01(&L->rng)));
+    if (!(n < NB_MAX_ITERS))
+        return 0;
+    return (uint64_t)n;
+}
+
+/* After an epoch that was too short: grow tenfold while far below the
+ * target (the measurement is mostly clock noise there), else in
+ * proportion; always by at least one. */
+static void grow(nb_bench *b, uint64_t elapsed)
+{
+    nb_logic *L = &b->logic;
+    uint64_t next;
+    if (elapsed == 0 || elapsed * 10 < L->target) {
+        if (L->n > UINT64_MAX / 10 || (double)L->n * 10 >= NB_MAX_ITERS) {
+            overflow(b);
+            return;
+        }
+        next = L->n * 10;
+    } else {
+        next = proportional(b, (double)elapsed, (double)L->n);
+        if (next == 0) {
+            overflow(b);
+            return;
+        }
+        if (next <= L->n)
+            next = L->n + 1;
+    }
+    L->n = next;
+}
+
+static void keep(nb_bench *b, uint64_t elapsed)
+{
+    nb_logic *L = &b->logic;
+    nb_result *r = L->result;
+    nb_epoch *e = &r->epochs[r->count];
+    unsigned valid = 0;
+    int m;
+    e->elapsed = (double)elapsed * 1e-9;
+    e->iters = L->n;
+    for (m = 0; m < NB_MEASURE_COUNT; ++m)
+        e->counters[m] = NAN;
+    if (b->cfg.performance_counters && b->perf.count && !b->perf.error) {
+        for (m = NB_PAGE_FAULTS; m < NB_MEASURE_COUNT; ++m) {
+            if (nb_perf_has(&b->perf, (nb_measure)m)) {
+                e->counters[m] = nb_perf_value(&b->perf, (nb_measure)m, L->n);
+                valid |= 1u << m;
+            }
+        }
+    }
+    r->has = r->count == 0 ? valid : (r->has & valid);
+    r->count++;
+    L->total_elapsed += (double)elapsed;
+    L->total_iters += (double)L->n;
+}
+
+/* A calibration epoch (never kept): once one lasts the target, measuring
+ * starts with a size derived from it; until then, grow. */
+static void calibrate(nb_bench *b, uint64_t elapsed)
+{
+    nb_logic *L = &b->logic;
+    if (elapsed >= L->target) {
+        uint64_t next = proportional(b, (double)elapsed, (double)L->n);
+        if (next == 0) {
+            overflow(b);
+            return;
+        }
+        L->state = NB_ST_MEASURE;
+        L->n = next;
+    } else {
+        grow(b, elapsed);
+    }
+}
+
+/* One epoch of L->n iterations took elapsed ns: record it or not, and
+ * choose the next n. */
+static void add(nb_bench *b, uint64_t elapsed)
+{
+    nb_logic *L = &b->logic;
+    nb_result *r = L->result;
+    switch (L->state) {
+    case NB_ST_ENDLESS:
+        L->n = UINT64_MAX;
+        return;
+    case NB_ST_WARMUP:
+        r->discarded++;
+        if (b->cfg.epoch_iterations) {
+            L->state = NB_ST_FIXED;
+            L->n = b->cfg.epoch_iterations;
+        } else {
+            /* the warmup epoch calibrates like any other */
+            L->state = NB_ST_CALIBRATE;
+            calibrate(b, elapsed);
+        }
+        return;
+    case NB_ST_CALIBRATE:
+        r->discarded++;
+        calibrate(b, elapsed);
+        return;
+    case NB_ST_FIXED:
+        keep(b, elapsed);
+        break;
+    case NB_ST_MEASURE:
+        if (elapsed >= L->target) {
+            keep(b, elapsed);
+            if (r->count < r->cap) {
+                uint64_t next = proportional(b, L->total_elapsed, L->total_iters);
+                if (next == 0) {
+                    overflow(b);
+                    return;
+                }
+                L->n = next;
+            }
+        } else {
+            r->discarded++;
+            grow(b, elapsed);
+        }
+        break;
+    default:
+        return;
+    }
+    if (L->state != NB_ST_DONE && r->count >= r->cap) {
+        L->state = NB_ST_DONE;
+        L->n = 0;
+    }
+}
+
+int nb_impl_start(nb_bench *b, int optimized)
+{
+    nb_logic *L;
+    const char *endless;
+    uint64_t res;
+    if (!b)
+        return -1;
+    L = &b->logic;
+    if (b->result_count == b->result_cap) {
+        size_t cap = b->result_cap ? 2 * b->result_cap : 8;
+        nb_result **grown = util_realloc(b->results, cap * sizeof(*grown));
+        if (!grown) {
+            b->error = -1;
+            return -1;
+        }
+        b->results = grown;
+        b->result_cap = cap;
+    }
+    res = b->resolution_ns ? b->resolution_ns : nb_clock_resolution_ns();
+    nb_result_free(L->result);
+    L->result = nb_result_new(&b->cfg, (double)res * 1e-9);
+    if (!L->result) {
+        b->error = -1;
+        return -1;
+    }
+    if (b->cfg.performance_counters && !b->perf_opened) {
+        b->perf_opened = 1;
+        if (nb_perf_open_default(&b->perf) > 0)
+            nb_perf_calibrate(&b->perf);
+    }
+    if (b->cfg.out) {
+        nb_warnings_once(b->cfg.out, optimized);
+        if (b->cfg.performance_counters && !nb_perf_hardware_available(&b->perf))
+            nb_perf_note_once(b->cfg.out, b->perf.first_errno);
+    }
+    L->target = nb_logic_target(&b->cfg, res);
+    L->total_elapsed = 0;
+    L->total_iters = 0;
+    endless = getenv("NANOBENCH_ENDLESS");
+    if (endless && strcmp(endless, b->cfg.name) == 0) {
+        /* The one message not sent to the configured output: whoever set
+         * the variable is watching a terminal (perf top), and the output
+         * may be a file or NULL. */
+        fprintf(stderr, "NANOBENCH_ENDLESS set: running '%s' endlessly\n", b->cfg.name);
+        L->state = NB_ST_ENDLESS;
+        L->n = UINT64_MAX;
+    } else if (b->cfg.warmup) {
+        L->state = NB_ST_WARMUP;
+        L->n = b->cfg.warmup;
+    } else if (b->cfg.epoch_iterations) {
+        L->state = NB_ST_FIXED;
+        L->n = b->cfg.epoch_iterations;
+    } else {
+        L->state = NB_ST_CALIBRATE;
+        L->n = b->cfg.min_epoch_iterations;
+    }
+    return 0;
+}
+
+uint64_t nb_impl_next(nb_bench *b)
+{
+    return b->logic.state == NB_ST_IDLE ? 0 : b->logic.n;
+}
+
+void nb_impl_epoch_begin(nb_bench *b)
+{
+    if (b->cfg.performance_counters && b->perf.count)
+        nb_perf_begin(&b->perf);
+    /* last, so the counters' own start-up is outside the timed span */
+    b->logic.t0 = now(b);
+}
+
+void nb_impl_epoch_end(nb_bench *b)
+{
+    uint64_t t1 = now(b);
+    if (b->cfg.performance_counters && b->perf.count)
+        nb_perf_end(&b->perf);
+    add(b, t1 >= b->logic.t0 ? t1 - b->logic.t0 : 0);
+}
+
+void nb_impl_finish(nb_bench *b)
+{
+    nb_logic *L = &b->logic;
+    nb_result *r = L->result;
+    if (!r)
+        return;
+    L->result = NULL;
+    L->state = NB_ST_IDLE;
+    L->n = 0;
+    b->results[b->result_count++] = r;
+    if (b->cfg.out) {
+        unsigned mask = 0;
+        if (b->cfg.performance_counters) {
+            if (r->count) {
+                mask = r->has;
+            } else {
+                int m;
+                for (m = NB_PAGE_FAULTS; m < NB_MEASURE_COUNT; ++m)
+                    if (nb_perf_has(&b->perf, (nb_measure)m))
+                        mask |= 1u << m;
+            }
+        }
+        if (nb_table_row(b->cfg.out, r, b->results[0], mask, nb_warnings_suppressed()) != 0)
+            b->error = -1;
+    }
+}

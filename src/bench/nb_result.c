@@ -1,0 +1,271 @@
+/* Results (nanobench's Result): every epoch kept, in the order it ran, with
+ * a snapshot of the configuration it was measured with; statistics are
+ * computed on demand from the epochs. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "bench/nb_internal.h"
+#include "util/alloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+nb_result *nb_result_new(const nb_config *cfg, double resolution)
+{
+    nb_result *r = util_malloc(sizeof(*r));
+    if (!r)
+        return NULL;
+    memset(r, 0, sizeof(*r));
+    if (nb_config_copy(&r->cfg, cfg) != 0) {
+        util_free(r);
+        return NULL;
+    }
+    r->cfg.out = NULL;
+    r->cap = cfg->epochs ? cfg->epochs : 1;
+    r->epochs = util_malloc_array(r->cap, sizeof(*r->epochs));
+    if (!r->epochs) {
+        nb_config_free(&r->cfg);
+        util_free(r);
+        return NULL;
+    }
+    r->clock_resolution = resolution;
+    return r;
+}
+
+void nb_result_free(nb_result *r)
+{
+    if (!r)
+        return;
+    nb_config_free(&r->cfg);
+    util_free(r->epochs);
+    util_free(r);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double nb_stats_median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof(*v), cmp_double);
+    if (n & 1)
+        return v[n / 2];
+    return (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* nanobench's MdAPE: the median over epochs of |x - median| / x. An epoch
+ * of 0 (a counter that did not tick) is 0% off a median of 0, else 100%. */
+double nb_stats_mdape(const double *v, size_t n, double median, double *scratch)
+{
+    size_t i;
+    if (n == 0)
+        return NAN;
+    for (i = 0; i < n; ++i) {
+        if (v[i] == 0)
+            scratch[i] = median == 0 ? 0.0 : 1.0;
+        else
+            scratch[i] = fabs((v[i] - median) / v[i]);
+    }
+    return nb_stats_median(scratch, n);
+}
+
+int nb_result_has(const nb_result *r, nb_measure m)
+{
+    if (!r || r->count == 0 || (unsigned)m >= NB_MEASURE_COUNT)
+        return 0;
+    if (m == NB_ELAPSED || m == NB_ITERATIONS)
+        return 1;
+    return (r->has >> m) & 1u;
+}
+
+static double epoch_value(const nb_epoch *e, nb_measure m)
+{
+    double iters = (double)e->iters;
+    switch (m) {
+    case NB_ELAPSED:
+        return e->elapsed / iters;
+    case NB_ITERATIONS:
+        return iters;
+    default:
+        return e->counters[m] / iters;
+    }
+}
+
+double nb_result_epoch(const nb_result *r, nb_measure m, size_t i)
+{
+    if (!nb_result_has(r, m) || i >= r->count)
+        return NAN;
+    return epoch_value(&r->epochs[i], m);
+}
+
+/* Runs f over the epoch values of m in a scratch array (on the stack for
+ * the usual epoch counts). */
+#define NB_STACK_EPOCHS 64
+
+static double with_values(const nb_result *r, nb_measure m, int want_err)
+{
+    double stack[2 * NB_STACK_EPOCHS];
+    double *v = stack, res;
+    size_t i, n;
+    if (!nb_result_has(r, m))
+        return NAN;
+    n = r->count;
+    if (n > NB_STACK_EPOCHS) {
+        v = util_malloc_array(n, 2 * sizeof(double));
+        if (!v)
+            return NAN;
+    }
+    for (i = 0; i < n; ++i)
+        v[i] = epoch_value(&r->epochs[i], m);
+    res = nb_stats_median(v, n);
+    if (want_err)
+        res = nb_stats_mdape(v, n, res, v + n);
+    if (v != stack)
+        util_free(v);
+    return res;
+}
+
+double nb_result_median(const nb_result *r, nb_measure m)
+{
+    return with_values(r, m, 0);
+}
+
+double nb_result_err(const nb_result *r, nb_measure m)
+{
+    return with_values(r, m, 1);
+}
+
+double nb_result_minimum(const nb_result *r, nb_measure m)
+{
+    size_t i;
+    double best;
+    if (!nb_result_has(r, m))
+        return NAN;
+    best = epoch_value(&r->epochs[0], m);
+    for (i = 1; i < r->count; ++i) {
+        double x = epoch_value(&r->epochs[i], m);
+        if (x < best)
+            best = x;
+    }
+    return best;
+}
+
+double nb_result_maximum(const nb_result *r, nb_measure m)
+{
+    size_t i;
+    double best;
+    if (!nb_result_has(r, m))
+        return NAN;
+    best = epoch_value(&r->epochs[0], m);
+    for (i = 1; i < r->count; ++i) {
+        double x = epoch_value(&r->epochs[i], m);
+        if (x > best)
+            best = x;
+    }
+    return best;
+}
+
+double nb_result_sum(const nb_result *r, nb_measure m)
+{
+    size_t i;
+    double s = 0;
+    if (!nb_result_has(r, m))
+        return NAN;
+    for (i = 0; i < r->count; ++i)
+        s += epoch_value(&r->epochs[i], m);
+    return s;
+}
+
+double nb_result_average(const nb_result *r, nb_measure m)
+{
+    if (!nb_result_has(r, m))
+        return NAN;
+    return nb_result_sum(r, m) / (double)r->count;
+}
+
+double nb_result_sum_product(const nb_result *r, nb_measure a, nb_measure b)
+{
+    size_t i;
+    double s = 0;
+    if (!nb_result_has(r, a) || !nb_result_has(r, b))
+        return NAN;
+    for (i = 0; i < r->count; ++i)
+        s += epoch_value(&r->epochs[i], a) * epoch_value(&r->epochs[i], b);
+    return s;
+}
+
+const char *nb_result_name(const nb_result *r) { return r->cfg.name; }
+const char *nb_result_title(const nb_result *r) { return r->cfg.title; }
+const char *nb_result_unit(const nb_result *r) { return r->cfg.unit; }
+double nb_result_batch(const nb_result *r) { return r->cfg.batch; }
+double nb_result_complexity_n(const nb_result *r) { return r->cfg.complexity_n; }
+size_t nb_result_epoch_count(const nb_result *r) { return r->count; }
+
+int nb_result_config(const nb_result *r, const char *tag, double *value)
+{
+    const nb_config *c = &r->cfg;
+    double v;
+    if (strcmp(tag, "epochs") == 0)
+        v = (double)c->epochs;
+    else if (strcmp(tag, "clockResolution") == 0)
+        v = r->clock_resolution;
+    else if (strcmp(tag, "clockResolutionMultiple") == 0)
+        v = (double)c->clock_resolution_multiple;
+    else if (strcmp(tag, "maxEpochTime") == 0)
+        v = (double)c->max_epoch_time * 1e-9;
+    else if (strcmp(tag, "minEpochTime") == 0)
+        v = (double)c->min_epoch_time * 1e-9;
+    else if (strcmp(tag, "minEpochIterations") == 0)
+        v = (double)c->min_epoch_iterations;
+    else if (strcmp(tag, "epochIterations") == 0)
+        v = (double)c->epoch_iterations;
+    else if (strcmp(tag, "warmup") == 0)
+        v = (double)c->warmup;
+    else if (strcmp(tag, "relative") == 0)
+        v = c->relative;
+    else if (strcmp(tag, "batch") == 0)
+        v = c->batch;
+    else if (strcmp(tag, "complexityN") == 0)
+        v = c->complexity_n;
+    else
+        return -1;
+    *value = v;
+    return 0;
+}
+
+const char *nb_result_context(const nb_result *r, const char *key)
+{
+    size_t i;
+    for (i = 0; i < r->cfg.context_count; ++i)
+        if (strcmp(r->cfg.context[i].key, key) == 0)
+            return r->cfg.context[i].value;
+    return NULL;
+}
+
+static const char *const measure_names[NB_MEASURE_COUNT] = {
+    "elapsed", "iterations", "pagefaults", "cpucycles", "contextswitches",
+    "instructions", "branchinstructions", "branchmisses"
+};
+
+const char *nb_measure_name(nb_measure m)
+{
+    return (unsigned)m < NB_MEASURE_COUNT ? measure_names[m] : NULL;
+}
+
+int nb_measure_from_name(const char *name, nb_measure *m)
+{
+    int i;
+    for (i = 0; i < NB_MEASURE_COUNT; ++i) {
+        if (strcmp(name, measure_names[i]) == 0) {
+            *m = (nb_measure)i;
+            return 0;
+        }
+    }
+    return -1;
+}

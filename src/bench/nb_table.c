@@ -1,0 +1,410 @@
+/* Output: nanobench's markdown table (one row per result, a header whenever
+ * the columns or the title change on a stream), the stability warnings, and
+ * the note about missing hardware counters. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "bench/nb_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+size_t nb_format_number(char *buf, size_t cap, int width, int precision, double v)
+{
+    char digits[400], grouped[560];
+    size_t len, pos = 0, intlen, i, gl;
+    const char *p = digits;
+    if (cap == 0)
+        return 0;
+    if (!isfinite(v)) {
+        strcpy(digits, "-");
+        len = 1;
+        memcpy(grouped, digits, 2);
+        gl = 1;
+    } else {
+        snprintf(digits, sizeof(digits), "%.*f", precision < 0 ? 0 : precision, v);
+        if (*p == '-')
+            grouped[pos++] = *p++;
+        intlen = strspn(p, "0123456789");
+        for (i = 0; i < intlen; ++i) {
+            if (i > 0 && (intlen - i) % 3 == 0)
+                grouped[pos++] = ',';
+            grouped[pos++] = p[i];
+        }
+        len = strlen(p + intlen);
+        memcpy(grouped + pos, p + intlen, len + 1);
+        gl = pos + len;
+    }
+    pos = 0;
+    while ((int)(gl + pos) < width && pos + 1 < cap)
+        buf[pos++] = ' ';
+    for (i = 0; i < gl && pos + 1 < cap; ++i)
+        buf[pos++] = grouped[i];
+    buf[pos] = '\0';
+    return pos;
+}
+
+typedef struct {
+    int width;
+    int precision;
+    char title[96];
+    const char *suffix;
+    double value;
+} nb_column;
+
+#define NB_MAX_COLUMNS 12
+
+static void add_col(nb_column *c, size_t *n, int width, int precision, const char *t1,
+                    const char *t2, const char *suffix, double value)
+{
+    nb_column *col = &c[(*n)++];
+    col->width = width;
+    col->precision = precision;
+    snprintf(col->title, sizeof(col->title), "%s%s", t1, t2);
+    col->suffix = suffix;
+    col->value = value;
+}
+
+static double per_unit(const nb_result *r, nb_measure m)
+{
+    return nb_result_median(r, m) / r->cfg.batch;
+}
+
+static size_t columns(nb_column *c, const nb_result *r, const nb_result *first, unsigned mask)
+{
+    size_t n = 0;
+    const char *unit = r->cfg.unit;
+    double med = per_unit(r, NB_ELAPSED);
+    char tu[64];
+    if (r->cfg.relative) {
+        double d = 100.0, f = per_unit(first, NB_ELAPSED);
+        if (first != r)
+            d = med <= 0 ? 0.0 : f / med * 100.0;
+        add_col(c, &n, 11, 1, "relative", "", "%", d);
+    }
+    if (r->cfg.complexity_n >= 0)
+        add_col(c, &n, 14, 0, "complexityN", "", "", r->cfg.complexity_n);
+    snprintf(tu, sizeof(tu), "%s/", r->cfg.time_unit_name);
+    add_col(c, &n, 22, 2, tu, unit, "", med / r->cfg.time_unit);
+    add_col(c, &n, 22, 2, unit, "/s", "", med <= 0 ? 0.0 : 1.0 / med);
+    add_col(c, &n, 10, 1, "err%", "", "%", nb_result_err(r, NB_ELAPSED) * 100.0);
+    if (mask & (1u << NB_INSTRUCTIONS))
+        add_col(c, &n, 18, 2, "ins/", unit, "", per_unit(r, NB_INSTRUCTIONS));
+    if (mask & (1u << NB_CPU_CYCLES))
+        add_col(c, &n, 18, 2, "cyc/", unit, "", per_unit(r, NB_CPU_CYCLES));
+    if ((mask & (1u << NB_INSTRUCTIONS)) && (mask & (1u << NB_CPU_CYCLES))) {
+        double cyc = per_unit(r, NB_CPU_CYCLES);
+        add_col(c, &n, 9, 3, "IPC", "", "",
+                cyc <= 0 ? 0.0 : per_unit(r, NB_INSTRUCTIONS) / cyc);
+    }
+    if (mask & (1u << NB_BRANCH_INSTRUCTIONS)) {
+        double bra = per_unit(r, NB_BRANCH_INSTRUCTIONS);
+        add_col(c, &n, 17, 2, "bra/", unit, "", bra);
+        if (mask & (1u << NB_BRANCH_MISSES)) {
+            double p = bra >= 1e-9 ? 100.0 * per_unit(r, NB_BRANCH_MISSES) / bra : 0.0;
+            add_col(c, &n, 10, 1, "miss%", "", "%", p);
+        }
+    }
+    add_col(c, &n, 12, 2, "total", "", "",
+            r->count ? nb_result_sum_product(r, NB_ELAPSED, NB_ITERATIONS) : NAN);
+    return n;
+}
+
+/* Which header each stream saw last, by a hash of its text. A small table
+ * is enough: programs write tables to a handful of streams. */
+#define NB_STREAMS 16
+static struct {
+    FILE *f;
+    uint64_t hash;
+} seen[NB_STREAMS];
+static unsigned seen_next;
+
+static uint64_t fnv1a(const char *s, uint64_t h)
+{
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * UINT64_C(1099511628211);
+    return h;
+}
+
+void nb_table_forget(FILE *out)
+{
+    unsigned i;
+    for (i = 0; i < NB_STREAMS; ++i)
+        if (seen[i].f == out)
+            seen[i].f = NULL;
+}
+
+/* 1 when out needs a header for hash, and remembers it. A stream still at
+ * offset 0 is new (a file or memory stream reusing an old FILE's address). */
+static int need_header(FILE *out, uint64_t hash)
+{
+    unsigned i;
+    long pos = ftell(out);
+    for (i = 0; i < NB_STREAMS; ++i) {
+        if (seen[i].f == out) {
+            int need = seen[i].hash != hash || pos == 0;
+            seen[i].hash = hash;
+            return need;
+        }
+    }
+    seen[seen_next].f = out;
+    seen[seen_next].hash = hash;
+    seen_next = (seen_next + 1) % NB_STREAMS;
+    return 1;
+}
+
+/* The name as markdown code: backticks doubled. */
+static int put_code(FILE *out, const char *name)
+{
+    int ok = fputc('`', out) != EOF;
+    for (; *name; ++name) {
+        ok &= fputc(*name, out) != EOF;
+        if (*name == '`')
+            ok &= fputc('`', out) != EOF;
+    }
+    ok &= fputc('`', out) != EOF;
+    return ok;
+}
+
+static void repeat(FILE *out, int c, size_t n)
+{
+    while (n--)
+        fputc(c, out);
+}
+
+int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned mask,
+                 int suppress_unstable)
+{
+    nb_column c[NB_MAX_COLUMNS];
+    size_t n = columns(c, r, first, mask), i;
+    uint64_t hash = UINT64_C(14695981039346656037);
+    char num[128];
+    double err;
+    for (i = 0; i < n; ++i)
+        hash = fnv1a("|", fnv1a(c[i].title, hash));
+    hash = fnv1a(r->cfg.title, hash);
+
+    if (need_header(out, hash)) {
+        fputc('\n', out);
+        for (i = 0; i < n; ++i)
+            fprintf(out, "|%*s ", c[i].width - 2, c[i].title);
+        fprintf(out, "| %s\n", r->cfg.title);
+        for (i = 0; i < n; ++i) {
+            fputc('|', out);
+            repeat(out, '-', (size_t)c[i].width - 2);
+            fputc(':', out);
+        }
+        fputs("|:", out);
+        repeat(out, '-', strlen(r->cfg.title) + 1);
+        fputc('\n', out);
+    }
+
+    if (r->overflow || r->count == 0) {
+        for (i = 0; i < n; ++i) {
+            fputc('|', out);
+            repeat(out, ' ', (size_t)c[i].width - 3);
+            fputs("- ", out);
+        }
+        fputs("| :boom: ", out);
+        put_code(out, r->cfg.name);
+        fputs(" (iterations overflow. Maybe your code got optimized away?)\n", out);
+        return ferror(out) ? -1 : 0;
+    }
+
+    for (i = 0; i < n; ++i) {
+        int w = c[i].width - 2 - (int)strlen(c[i].suffix);
+        nb_format_number(num, sizeof(num), w, c[i].precision, c[i].value);
+        fprintf(out, "|%s%s ", num, c[i].suffix);
+    }
+    fputs("| ", out);
+    err = nb_result_err(r, NB_ELAPSED);
+    if (err >= 0.05 && !suppress_unstable) {
+        double avg = nb_result_sum(r, NB_ITERATIONS) / (double)r->count;
+        fputs(":wavy_dash: ", out);
+        put_code(out, r->cfg.name);
+        nb_format_number(num, sizeof(num), 1, 1, avg);
+        fprintf(out, " (Unstable with ~%s iters. Increase `minEpochIterations` to e.g. %llu)",
+                num, (unsigned long long)(avg * 10 + 0.5));
+    } else {
+        put_code(out, r->cfg.name);
+    }
+    fputc('\n', out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- warnings ---- */
+
+int nb_warnings_suppressed(void)
+{
+    const char *s = getenv("NANOBENCH_SUPPRESS_WARNINGS");
+    return s && *s && strcmp(s, "0") != 0;
+}
+
+/* First line of a small file, without the newline; 0 when unreadable. */
+static int read_line(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    size_t len;
+    if (!f)
+        return 0;
+    if (!fgets(buf, (int)cap, f)) {
+        fclose(f);
+        return 0;
+    }
+    fclose(f);
+    len = strcspn(buf, "\r\n");
+    buf[len] = '\0';
+    return 1;
+}
+
+static void append(char *buf, size_t cap, const char *fmt, const char *a, const char *b2,
+                   const char *c)
+{
+    size_t len = strlen(buf);
+    if (len < cap)
+        snprintf(buf + len, cap - len, fmt, a, b2, c);
+}
+
+static int has_hypervisor_flag(void)
+{
+    char line[4096];
+    int found = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return 0;
+    while (!found && fgets(line, sizeof(line), f))
+        if (strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor"))
+            found = 1;
+    fclose(f);
+    return found;
+}
+
+size_t nb_warnings_gather(char *buf, size_t cap, char *rec, size_t rcap, int caller_optimized)
+{
+    size_t count = 0;
+    int release = 0, tune = 0, quiet = 0, metal = 0;
+    char a[128], b2[128], c[128];
+    long nprocs;
+    double load[1];
+    buf[0] = rec[0] = '\0';
+    if (!caller_optimized) {
+        append(buf, cap, "* %s%s%s\n", "code calling nb_run was compiled without optimization",
+               " (__OPTIMIZE__ not defined)", "");
+        count++;
+        release = 1;
+    }
+#ifdef BB_SANITIZERS
+    append(buf, cap, "* %s%s%s\n", "the harness was built with sanitizers", "", "");
+    count++;
+    release = 1;
+#endif
+    nprocs = sysconf(_SC_NPROCESSORS_CONF);
+    if (nprocs > 0) {
+        long id;
+        for (id = 0; id < nprocs; ++id) {
+            char path[128], lo[64], hi[64];
+            snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/cpufreq/scaling_min_freq",
+                     id);
+            if (!read_line(path, lo, sizeof(lo)))
+                continue;
+            snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/cpufreq/scaling_max_freq",
+                     id);
+            if (!read_line(path, hi, sizeof(hi)))
+                continue;
+            if (strcmp(lo, hi) != 0) {
+                char num[64];
+                snprintf(a, sizeof(a), "CPU frequency scaling enabled: CPU %ld between ", id);
+                nb_format_number(num, sizeof(num), 1, 1, atof(lo) / 1000.0);
+                snprintf(b2, sizeof(b2), "%s and ", num);
+                nb_format_number(num, sizeof(num), 1, 1, atof(hi) / 1000.0);
+                snprintf(c, sizeof(c), "%s MHz", num);
+                append(buf, cap, "* %s%s%s\n", a, b2, c);
+                count++;
+                tune = 1;
+                break;
+            }
+        }
+    }
+    if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", a, sizeof(a)) &&
+        strcmp(a, "performance") != 0) {
+        append(buf, cap, "* CPU governor is '%s'%s%s\n", a, " but should be 'performance'", "");
+        count++;
+        tune = 1;
+    }
+    if (read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", a, sizeof(a)) &&
+        strcmp(a, "0") == 0) {
+        append(buf, cap, "* %s%s%s\n", "Turbo is enabled, CPU frequency will fluctuate", "", "");
+        count++;
+        tune = 1;
+    }
+    if (read_line("/sys/devices/system/cpu/cpufreq/boost", a, sizeof(a)) && strcmp(a, "1") == 0) {
+        append(buf, cap, "* %s%s%s\n", "CPU boost is enabled (cpufreq/boost),",
+               " CPU frequency will fluctuate", "");
+        count++;
+        tune = 1;
+    }
+    if (has_hypervisor_flag()) {
+        append(buf, cap, "* %s%s%s\n", "running under a hypervisor:",
+               " other guests and the host share the CPU, timings fluctuate", "");
+        count++;
+        metal = 1;
+    }
+    /* The benchmark itself is one runnable task; more than half the CPUs'
+     * worth of others means it competes for a core, caches and the power
+     * budget. */
+    if (nprocs > 0 && getloadavg(load, 1) == 1 && load[0] > (double)nprocs / 2 + 0.5) {
+        snprintf(a, sizeof(a), "%.2f", load[0]);
+        snprintf(b2, sizeof(b2), "%ld", nprocs);
+        append(buf, cap, "* machine is busy: load average %s on %s CPUs%s\n", a, b2, "");
+        count++;
+        quiet = 1;
+    }
+    if (release)
+        append(rec, rcap, "* %s%s%s\n", "Make sure you compile for Release", "", "");
+    if (tune)
+        append(rec, rcap, "* %s%s%s\n", "Use 'pyperf system tune' before benchmarking.",
+               " See https://github.com/vstinner/pyperf", "");
+    if (quiet)
+        append(rec, rcap, "* %s%s%s\n", "Stop other work on the machine while benchmarking", "",
+               "");
+    if (metal)
+        append(rec, rcap, "* %s%s%s\n", "Benchmark on bare metal when results must be compared",
+               "", "");
+    return count;
+}
+
+void nb_warnings_once(FILE *out, int caller_optimized)
+{
+    static int printed;
+    char buf[4096], rec[1024];
+    if (printed || !out)
+        return;
+    printed = 1;
+    if (nb_warnings_suppressed())
+        return;
+    if (nb_warnings_gather(buf, sizeof(buf), rec, sizeof(rec), caller_optimized) == 0)
+        return;
+    fprintf(out, "Warning, results might be unstable:\n%s\nRecommendations\n%s", buf, rec);
+}
+
+void nb_perf_note_once(FILE *out, int err)
+{
+    static int printed;
+    char paranoid[32] = "unknown";
+    if (printed || !out)
+        return;
+    printed = 1;
+    if (nb_warnings_suppressed())
+        return;
+    read_line("/proc/sys/kernel/perf_event_paranoid", paranoid, sizeof(paranoid));
+    fprintf(out,
+            "Note: hardware performance counters are not available (perf_event_open: %s), so "
+            "the ins, cyc, IPC, bra and miss%% columns are left out. They need a CPU whose PMU "
+            "the kernel exposes (bare metal, or a VM with PMU passthrough) and "
+            "kernel.perf_event_paranoid <= 2 (it is %s here).\n",
+            err ? strerror(err) : "no hardware events", paranoid);
+}

@@ -1,0 +1,796 @@
+/* Harness core: iteration logic on a fake clock, statistics, number
+ * formatting, the markdown table as golden text (rows taken from real
+ * nanobench output), header rules, unstable and overflow rows, perf groups
+ * with software events, allocation failures. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "bench/nb_internal.h"
+#include "check.h"
+#include "util/alloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(HAVE_LINUX_PERF_EVENT_H)
+#include <linux/perf_event.h>
+#endif
+
+/* ---- a fake clock that advances only when the op runs ---- */
+
+typedef struct {
+    uint64_t t;           /* ns */
+    uint64_t calls;
+    uint64_t first_cost;  /* the first call (a lazy init) */
+    uint64_t cost;        /* every later call */
+    uint64_t fast_after;  /* from this call on, cost is fast_cost (0: never) */
+    uint64_t fast_cost;
+} fake;
+
+static uint64_t fake_now(void *ctx)
+{
+    return ((fake *)ctx)->t;
+}
+
+static void fake_op(void *arg)
+{
+    fake *f = arg;
+    uint64_t c = f->calls == 0 ? f->first_cost : f->cost;
+    if (f->fast_after && f->calls >= f->fast_after)
+        c = f->fast_cost;
+    f->t += c;
+    f->calls++;
+}
+
+static nb_bench *fake_bench(fake *f)
+{
+    nb_bench *b = nb_bench_new();
+    if (!b)
+        return NULL;
+    nb_output(b, NULL);
+    nb_performance_counters(b, 0);
+    nb_test_set_clock(b, fake_now, f, 20);
+    return b;
+}
+
+static uint64_t result_iters(const nb_result *r)
+{
+    size_t i;
+    uint64_t s = 0;
+    for (i = 0; i < r->count; ++i)
+        s += r->epochs[i].iters;
+    return s;
+}
+
+static void test_target(void)
+{
+    nb_bench *b = nb_bench_new();
+    if (!CHECK(b != NULL))
+        return;
+    /* 20 ns * 1000 = 20 us, raised to the default 1 ms minimum */
+    CHECK(nb_logic_target(&b->cfg, 20) == 1000000);
+    nb_min_epoch_time(b, 0);
+    CHECK(nb_logic_target(&b->cfg, 20) == 20000);
+    nb_clock_resolution_multiple(b, 10);
+    CHECK(nb_logic_target(&b->cfg, 20) == 200);
+    nb_clock_resolution_multiple(b, 1000);
+    /* clamped by max epoch time */
+    CHECK(nb_logic_target(&b->cfg, 1000000) == 100000000);
+    nb_max_epoch_time(b, 5000);
+    CHECK(nb_logic_target(&b->cfg, 20) == 5000);
+    /* min wins over max when they disagree: an epoch is never shorter than asked */
+    nb_min_epoch_time(b, 7000);
+    CHECK(nb_logic_target(&b->cfg, 20) == 7000);
+    nb_bench_free(b);
+}
+
+/* The flaw nanobench 4.3 has: a 2 ms first call, then 1 us per call. Every
+ * kept epoch must last the 1 ms target, and the result is exactly the
+ * steady-state 1 us. */
+static void test_slow_first_call(void)
+{
+    fake f = { 0, 0, 2000000, 1000, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    const nb_result *r;
+    size_t i;
+    if (!CHECK(b != NULL))
+        return;
+    nb_run(nb_name(b, "slow first"), fake_op, &f);
+    CHECK(nb_result_count(b) == 1);
+    r = nb_result_at(b, 0);
+    CHECK(nb_result_epoch_count(r) == 11);
+    for (i = 0; i < nb_result_epoch_count(r); ++i) {
+        double e = nb_result_epoch(r, NB_ELAPSED, i) * nb_result_epoch(r, NB_ITERATIONS, i);
+        CHECKF(e >= 1e-3 - 1e-12, "epoch %zu lasted %g s < 1 ms", i, e);
+        /* 0-20% stretch over the target: between 1000 and 1200 calls, plus rounding */
+        CHECKF(r->epochs[i].iters >= 1000 && r->epochs[i].iters <= 1201,
+               "epoch %zu ran %llu iterations", i, (unsigned long long)r->epochs[i].iters);
+    }
+    CHECKF(fabs(nb_result_median(r, NB_ELAPSED) / 1e-6 - 1) < 1e-12, "median %g",
+           nb_result_median(r, NB_ELAPSED));
+    CHECK(nb_result_err(r, NB_ELAPSED) == 0);
+    CHECK(fabs(nb_result_maximum(r, NB_ELAPSED) / nb_result_minimum(r, NB_ELAPSED) - 1) < 1e-12);
+    CHECK(r->discarded >= 2);        /* the slow epoch and at least one calibration */
+    CHECK(f.calls >= result_iters(r) + 1);
+    nb_bench_free(b);
+}
+
+/* The op gets 4x faster during measurement: the epochs that fall short of
+ * the target are discarded, never kept. */
+static void test_recheck(void)
+{
+    fake f = { 0, 0, 4000, 4000, 500, 1000 };
+    nb_bench *b = fake_bench(&f);
+    const nb_result *r;
+    size_t i;
+    if (!CHECK(b != NULL))
+        return;
+    nb_run(nb_name(b, "speeds up"), fake_op, &f);
+    r = nb_result_at(b, 0);
+    CHECK(nb_result_epoch_count(r) == 11);
+    for (i = 0; i < r->count; ++i)
+        CHECKF(r->epochs[i].elapsed >= 1e-3 - 1e-12, "epoch %zu: %g s", i,
+               r->epochs[i].elapsed);
+    CHECK(r->discarded >= 3);
+    CHECKF(fabs(nb_result_median(r, NB_ELAPSED) / 1e-6 - 1) < 1e-12, "median %g",
+           nb_result_median(r, NB_ELAPSED));
+    nb_bench_free(b);
+}
+
+static void test_fixed_and_warmup(void)
+{
+    fake f = { 0, 0, 10, 10, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    const nb_result *r;
+    size_t i;
+    if (!CHECK(b != NULL))
+        return;
+    /* fixed iterations: no calibration, kept however short */
+    nb_run(nb_epoch_iterations(nb_epochs(b, 3), 7), fake_op, &f);
+    r = nb_result_at(b, 0);
+    CHECK(nb_result_epoch_count(r) == 3);
+    for (i = 0; i < r->count; ++i)
+        CHECK(r->epochs[i].iters == 7);
+    CHECK(f.calls == 21);
+    CHECK(r->discarded == 0);
+
+    /* warmup runs once, unmeasured, before the fixed epochs */
+    f.calls = 0;
+    nb_run(nb_warmup(b, 5), fake_op, &f);
+    r = nb_result_at(b, 1);
+    CHECK(nb_result_epoch_count(r) == 3);
+    CHECK(f.calls == 5 + 21);
+    CHECK(r->discarded == 1);
+
+    /* warmup then calibration */
+    f.calls = 0;
+    nb_run(nb_warmup(nb_epoch_iterations(nb_epochs(b, 5), 0), 5), fake_op, &f);
+    r = nb_result_at(b, 2);
+    CHECK(nb_result_epoch_count(r) == 5);
+    for (i = 0; i < r->count; ++i)
+        CHECK(r->epochs[i].elapsed >= 1e-3);
+    CHECK(f.calls > 5 + result_iters(r));
+
+    /* min epoch iterations: every kept epoch runs at least that many */
+    nb_run(nb_min_epoch_iterations(nb_warmup(b, 0), 500000), fake_op, &f);
+    r = nb_result_at(b, 3);
+    CHECK(nb_result_epoch_count(r) == 5);
+    for (i = 0; i < r->count; ++i)
+        CHECK(r->epochs[i].iters >= 500000);
+    CHECK(nb_get_min_epoch_iterations(b) == 500000);
+    nb_min_epoch_iterations(b, 0);
+    CHECK(nb_get_min_epoch_iterations(b) == 1);
+    nb_bench_free(b);
+}
+
+/* An op the compiler removes entirely: the loop is gone, the fake clock
+ * never advances. */
+static void noop(void *arg)
+{
+    (void)arg;
+}
+
+/* An op that costs nothing (the compiler removed it): the overflow row,
+ * after a bounded number of epochs, never a hang. */
+static void test_overflow(void)
+{
+    fake f = { 0, 0, 0, 0, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    const nb_result *r;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!CHECK(b != NULL) || !CHECK(out != NULL))
+        return;
+    nb_output(b, out);
+    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    nb_run(nb_name(b, "noop"), noop, NULL);
+    fclose(out);
+    r = nb_result_at(b, 0);
+    CHECK(r->overflow == 1);
+    CHECK(nb_result_epoch_count(r) == 0);
+    CHECK(!nb_result_has(r, NB_ELAPSED));
+    CHECK(isnan(nb_result_median(r, NB_ELAPSED)));
+    CHECK(r->discarded < 25);
+    CHECK(strcmp(text, "\n|               ns/op |                op/s |    err% |     total | "
+                       "benchmark\n|--------------------:|--------------------:|--------:|"
+                       "----------:|:----------\n|                   - |                   - |"
+                       "       - |         - | :boom: `noop` (iterations overflow. Maybe your "
+                       "code got optimized away?)\n") == 0);
+    free(text);
+    nb_bench_free(b);
+}
+
+static void test_endless_other_name(void)
+{
+    fake f = { 0, 0, 1000, 1000, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    if (!CHECK(b != NULL))
+        return;
+    setenv("NANOBENCH_ENDLESS", "some other benchmark", 1);
+    nb_run(nb_name(b, "finite"), fake_op, &f);
+    CHECK(nb_result_epoch_count(nb_result_at(b, 0)) == 11);
+    unsetenv("NANOBENCH_ENDLESS");
+    nb_bench_free(b);
+}
+
+/* ---- statistics ---- */
+
+static nb_result *make_result(nb_bench *b, const double *per_iter, const uint64_t *iters,
+                              size_t n)
+{
+    nb_result *r;
+    size_t i;
+    nb_epochs(b, n);
+    r = nb_result_new(&b->cfg, 20e-9);
+    if (!r)
+        return NULL;
+    for (i = 0; i < n; ++i) {
+        int m;
+        r->epochs[i].iters = iters[i];
+        r->epochs[i].elapsed = per_iter[i] * (double)iters[i];
+        for (m = 0; m < NB_MEASURE_COUNT; ++m)
+            r->epochs[i].counters[m] = NAN;
+    }
+    r->count = n;
+    return r;
+}
+
+static void test_stats(void)
+{
+    double v3[] = { 5, 1, 3 }, v4[] = { 4, 1, 3, 2 }, v[] = { 1, 2, 3 }, scratch[3];
+    double per[] = { 2e-6, 1e-6, 4e-6, 3e-6 };
+    uint64_t it[] = { 10, 20, 30, 40 };
+    nb_bench *b = nb_bench_new();
+    nb_result *r;
+    double x;
+    nb_measure m;
+    CHECK(nb_stats_median(v3, 3) == 3);
+    CHECK(nb_stats_median(v4, 4) == 2.5);
+    CHECK(isnan(nb_stats_median(v4, 0)));
+    /* |1-2|/1 = 1, 0, |3-2|/3: median 1/3 */
+    CHECK(fabs(nb_stats_mdape(v, 3, 2, scratch) - 1.0 / 3) < 1e-15);
+    if (!CHECK(b != NULL))
+        return;
+    nb_context(nb_context(nb_batch(nb_name(b, "stats"), 4), "k", "v1"), "k", "v2");
+    nb_context(b, "other", "x");
+    CHECK(strcmp(nb_get_context(b, "k"), "v2") == 0);
+    r = make_result(b, per, it, 4);
+    if (!CHECK(r != NULL)) {
+        nb_bench_free(b);
+        return;
+    }
+    nb_clear_context(b);
+    CHECK(nb_get_context(b, "k") == NULL);
+    CHECK(strcmp(nb_result_context(r, "k"), "v2") == 0);  /* snapshot */
+    CHECK(nb_result_context(r, "missing") == NULL);
+    CHECK(strcmp(nb_result_name(r), "stats") == 0);
+    CHECK(nb_result_batch(r) == 4);
+    CHECK(fabs(nb_result_median(r, NB_ELAPSED) / 2.5e-6 - 1) < 1e-12);
+    /* errors: |2-2.5|/2 = .25, 1.5, .375, 1/6: median (.25 + .375) / 2 */
+    CHECK(fabs(nb_result_err(r, NB_ELAPSED) - 0.3125) < 1e-12);
+    CHECK(nb_result_minimum(r, NB_ELAPSED) == 1e-6);
+    CHECK(nb_result_maximum(r, NB_ELAPSED) == 4e-6);
+    CHECK(fabs(nb_result_average(r, NB_ELAPSED) - 2.5e-6) < 1e-18);
+    CHECK(nb_result_median(r, NB_ITERATIONS) == 25);
+    CHECK(nb_result_sum(r, NB_ITERATIONS) == 100);
+    CHECK(fabs(nb_result_sum_product(r, NB_ELAPSED, NB_ITERATIONS) / 2.8e-4 - 1) < 1e-12);
+    CHECK(fabs(nb_result_epoch(r, NB_ELAPSED, 2) / 4e-6 - 1) < 1e-12);
+    CHECK(isnan(nb_result_epoch(r, NB_ELAPSED, 4)));
+    CHECK(!nb_result_has(r, NB_INSTRUCTIONS));
+    CHECK(isnan(nb_result_median(r, NB_INSTRUCTIONS)));
+    CHECK(nb_result_config(r, "batch", &x) == 0 && x == 4);
+    CHECK(nb_result_config(r, "epochs", &x) == 0 && x == 4);
+    CHECK(nb_result_config(r, "minEpochTime", &x) == 0 && x == 1e-3);
+    CHECK(nb_result_config(r, "maxEpochTime", &x) == 0 && fabs(x - 0.1) < 1e-15);
+    CHECK(nb_result_config(r, "clockResolution", &x) == 0 && x == 20e-9);
+    CHECK(nb_result_config(r, "complexityN", &x) == 0 && x < 0);
+    CHECK(nb_result_config(r, "nonsense", &x) == -1);
+    CHECK(nb_measure_from_name("branchmisses", &m) == 0 && m == NB_BRANCH_MISSES);
+    CHECK(nb_measure_from_name("cycles", &m) == -1);
+    CHECK(strcmp(nb_measure_name(NB_CPU_CYCLES), "cpucycles") == 0);
+    /* a counter that is present */
+    r->has = 1u << NB_PAGE_FAULTS;
+    r->epochs[0].counters[NB_PAGE_FAULTS] = 10;
+    r->epochs[1].counters[NB_PAGE_FAULTS] = 0;
+    r->epochs[2].counters[NB_PAGE_FAULTS] = 30;
+    r->epochs[3].counters[NB_PAGE_FAULTS] = 80;
+    CHECK(nb_result_has(r, NB_PAGE_FAULTS));
+    /* per iteration: 1, 0, 1, 2 */
+    CHECK(nb_result_median(r, NB_PAGE_FAULTS) == 1);
+    CHECK(nb_result_maximum(r, NB_PAGE_FAULTS) == 2);
+    nb_result_free(r);
+    nb_bench_free(b);
+}
+
+static void test_config_getters(void)
+{
+    nb_bench *b = nb_bench_new();
+    if (!CHECK(b != NULL))
+        return;
+    CHECK(strcmp(nb_get_title(b), "benchmark") == 0);
+    CHECK(strcmp(nb_get_name(b), "noname") == 0);
+    CHECK(strcmp(nb_get_unit(b), "op") == 0);
+    CHECK(nb_get_batch(b) == 1);
+    CHECK(nb_get_epochs(b) == 11);
+    CHECK(nb_get_clock_resolution_multiple(b) == 1000);
+    CHECK(nb_get_max_epoch_time(b) == 100000000);
+    CHECK(nb_get_min_epoch_time(b) == 1000000);
+    CHECK(nb_get_min_epoch_iterations(b) == 1);
+    CHECK(nb_get_epoch_iterations(b) == 0);
+    CHECK(nb_get_warmup(b) == 0);
+    CHECK(nb_get_complexity_n(b) < 0);
+    CHECK(nb_get_output(b) == stdout);
+    CHECK(nb_get_performance_counters(b) == 1);
+    CHECK(nb_get_relative(b) == 0);
+    CHECK(nb_get_time_unit(b) == 1e-9);
+    CHECK(strcmp(nb_get_time_unit_name(b), "ns") == 0);
+    CHECK(nb_title(nb_unit(nb_batch(b, 64), "byte"), "T") == b);
+    CHECK(strcmp(nb_get_unit(b), "byte") == 0 && nb_get_batch(b) == 64);
+    CHECK(nb_complexity_n(b, 800) == b && nb_get_complexity_n(b) == 800);
+    CHECK(nb_time_unit(b, 1e-3, "ms") == b && nb_get_time_unit(b) == 1e-3);
+    CHECK(strcmp(nb_get_time_unit_name(b), "ms") == 0);
+    CHECK(nb_get_error(b) == 0);
+    nb_time_unit(b, 0, "bad");
+    CHECK(nb_get_error(b) == -1 && nb_get_time_unit(b) == 1e-3);
+    CHECK(nb_epochs(b, 0) == b && nb_get_epochs(b) == 1);
+    CHECK(nb_clock_resolution() > 0 && nb_clock_resolution() < 1e-3);
+    nb_bench_free(b);
+}
+
+/* ---- formatting ---- */
+
+static int fmt_is(int width, int prec, double v, const char *want)
+{
+    char buf[64];
+    nb_format_number(buf, sizeof(buf), width, prec, v);
+    return CHECKF(strcmp(buf, want) == 0, "format(%d, %d, %.17g) = '%s', want '%s'", width,
+                  prec, v, buf, want);
+}
+
+static void test_format(void)
+{
+    char small[5];
+    fmt_is(20, 2, 535161444.83, "      535,161,444.83");
+    fmt_is(1, 1, 1234.5, "1,234.5");
+    fmt_is(0, 0, 999, "999");
+    fmt_is(0, 0, 1000, "1,000");
+    fmt_is(0, 0, 100000, "100,000");
+    fmt_is(0, 2, -1234567.891, "-1,234,567.89");
+    fmt_is(0, 2, -999.5, "-999.50");
+    fmt_is(8, 1, 0.04, "     0.0");
+    fmt_is(7, 3, 3.5889, "  3.589");
+    fmt_is(14, 2, 1149134246, "1,149,134,246.00");  /* wider than asked: never cut */
+    fmt_is(5, 1, NAN, "    -");
+    fmt_is(1, 0, INFINITY, "-");
+    CHECK(nb_format_number(small, sizeof(small), 10, 0, 1) == 4);
+    CHECK(strcmp(small, "    ") == 0);
+}
+
+/* ---- the table ---- */
+
+static char *render_rows(nb_result **rs, size_t n, unsigned mask, int suppress)
+{
+    char *text = NULL;
+    size_t len = 0, i;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        return NULL;
+    for (i = 0; i < n; ++i)
+        CHECK(nb_table_row(out, rs[i], rs[0], mask, suppress) == 0);
+    nb_table_forget(out);
+    fclose(out);
+    return text;
+}
+
+/* 11 epochs of one iteration each around a median per iteration, with
+ * deviations chosen so that the MdAPE is about dev. */
+static nb_result *eleven(nb_bench *b, double median, double dev)
+{
+    double per[11], d[11] = { -2, -1.5, -1, -1, -1, 0, 1, 1, 1, 1.5, 2 };
+    uint64_t it[11];
+    int i;
+    for (i = 0; i < 11; ++i) {
+        per[i] = median * (1 + d[i] * dev);
+        it[i] = 1;
+    }
+    return make_result(b, per, it, 11);
+}
+
+static void set_counter(nb_result *r, nb_measure m, double per_iter)
+{
+    size_t i;
+    for (i = 0; i < r->count; ++i)
+        r->epochs[i].counters[m] = per_iter * (double)r->epochs[i].iters;
+    r->has |= 1u << m;
+}
+
+/* A row of the table in /work/shared/seed/nanobench-pr.txt, rebuilt from
+ * values that give those medians. */
+static void test_golden_seed(void)
+{
+    nb_bench *b = nb_bench_new();
+    nb_result *rs[2];
+    char *text;
+    unsigned all = (1u << NB_INSTRUCTIONS) | (1u << NB_CPU_CYCLES) |
+                   (1u << NB_BRANCH_INSTRUCTIONS) | (1u << NB_BRANCH_MISSES);
+    if (!CHECK(b != NULL))
+        return;
+    nb_unit(nb_batch(nb_name(b, "bench/crypto_hash.cpp SHA1"), 1e6), "byte");
+    rs[0] = eleven(b, 1e6 / 535161444.83, 0.003);
+    if (!CHECK(rs[0] != NULL))
+        return;
+    set_counter(rs[0], NB_INSTRUCTIONS, 21.36e6);
+    set_counter(rs[0], NB_CPU_CYCLES, 5.9515e6);
+    set_counter(rs[0], NB_BRANCH_INSTRUCTIONS, 0.06e6);
+    set_counter(rs[0], NB_BRANCH_MISSES, 0);
+    text = render_rows(rs, 1, all, 0);
+    CHECK(text && strcmp(text,
+        "\n|             ns/byte |              byte/s |    err% |        ins/byte |        "
+        "cyc/byte |    IPC |       bra/byte |   miss% |     total | benchmark\n"
+        "|--------------------:|--------------------:|--------:|----------------:|----------"
+        "------:|-------:|---------------:|--------:|----------:|:----------\n"
+        "|                1.87 |      535,161,444.83 |    0.3% |           21.36 |           "
+        " 5.95 |  3.589 |           0.06 |    0.0% |      0.02 | `bench/crypto_hash.cpp "
+        "SHA1`\n") == 0);
+    if (text)
+        printf("%s", text);
+    free(text);
+    nb_result_free(rs[0]);
+
+    /* the complexityN table of the same document (no branch counters) */
+    nb_unit(nb_batch(nb_name(b, "ComplexMemPool"), 1), "op");
+    nb_complexity_n(b, 25);
+    rs[0] = eleven(b, 1064241e-9, 0.014);
+    nb_complexity_n(b, 800);
+    rs[1] = eleven(b, 310109077e-9, 0.001);
+    if (!CHECK(rs[0] && rs[1]))
+        return;
+    set_counter(rs[0], NB_INSTRUCTIONS, 3960279);
+    set_counter(rs[0], NB_CPU_CYCLES, 2829708);
+    set_counter(rs[1], NB_INSTRUCTIONS, 1149134246);
+    set_counter(rs[1], NB_CPU_CYCLES, 984620812);
+    text = render_rows(rs, 2, (1u << NB_INSTRUCTIONS) | (1u << NB_CPU_CYCLES), 0);
+    CHECK(text && strcmp(text,
+        "\n| complexityN |               ns/op |                op/s |    err% |          "
+        "ins/op |          cyc/op |    IPC |     total | benchmark\n"
+        "|------------:|--------------------:|--------------------:|--------:|---------------"
+        "-:|----------------:|-------:|----------:|:----------\n"
+        "|          25 |        1,064,241.00 |              939.64 |    1.4% |    3,960,279.00"
+        " |    2,829,708.00 |  1.400 |      0.01 | `ComplexMemPool`\n"
+        "|         800 |      310,109,077.00 |                3.22 |    0.1% |1,149,134,246.00"
+        " |  984,620,812.00 |  1.167 |      3.41 | `ComplexMemPool`\n") == 0);
+    if (text)
+        printf("%s", text);
+    free(text);
+    nb_result_free(rs[0]);
+    nb_result_free(rs[1]);
+    nb_bench_free(b);
+}
+
+static void test_table_rules(void)
+{
+    nb_bench *b = nb_bench_new();
+    nb_result *rs[4];
+    char *text = NULL, *p;
+    size_t len = 0;
+    FILE *out;
+    double per[] = { 1e-6, 2e-6, 3e-6, 4e-6, 5e-6 };
+    uint64_t it[] = { 10, 10, 10, 10, 10 };
+    if (!CHECK(b != NULL))
+        return;
+    /* relative: the first is 100%, a twice slower one 50% */
+    nb_relative(nb_name(b, "a`b"), 1);
+    rs[0] = eleven(b, 1e-6, 0);
+    nb_name(b, "slow");
+    rs[1] = eleven(b, 2e-6, 0);
+    if (!CHECK(rs[0] && rs[1]))
+        return;
+    text = render_rows(rs, 2, 0, 0);
+    CHECK(text && strcmp(text,
+        "\n| relative |               ns/op |                op/s |    err% |     total | "
+        "benchmark\n"
+        "|---------:|--------------------:|--------------------:|--------:|----------:|"
+        ":----------\n"
+        "|   100.0% |            1,000.00 |        1,000,000.00 |    0.0% |      0.00 | "
+        "`a``b`\n"
+        "|    50.0% |            2,000.00 |          500,000.00 |    0.0% |      0.00 | "
+        "`slow`\n") == 0);
+    free(text);
+    nb_result_free(rs[1]);
+    nb_result_free(rs[0]);
+    nb_relative(b, 0);
+
+    /* unstable: err >= 5% gets the marker and advice; suppressed, not */
+    nb_name(b, "noisy");
+    rs[0] = make_result(b, per, it, 5);
+    if (!CHECK(rs[0] != NULL))
+        return;
+    text = render_rows(rs, 1, 0, 0);
+    CHECK(text && strstr(text, "| :wavy_dash: `noisy` (Unstable with ~10.0 iters. Increase "
+                               "`minEpochIterations` to e.g. 100)\n"));
+    CHECK(text && strstr(text, "|   40.0% |"));  /* errors 2, .5, 0, .25, .4 */
+    free(text);
+    text = render_rows(rs, 1, 0, 1);
+    CHECK(text && !strstr(text, "wavy_dash") && strstr(text, "| `noisy`\n"));
+    free(text);
+
+    /* headers: once per stream while columns and title stay; again when they change */
+    nb_name(b, "x");
+    rs[1] = eleven(b, 1e-6, 0);
+    nb_unit(b, "byte");
+    rs[2] = eleven(b, 1e-6, 0);
+    nb_title(b, "other title");
+    rs[3] = eleven(b, 1e-6, 0);
+    if (!CHECK(rs[1] && rs[2] && rs[3]))
+        return;
+    out = open_memstream(&text, &len);
+    if (!CHECK(out != NULL))
+        return;
+    CHECK(nb_table_row(out, rs[0], rs[0], 0, 1) == 0);
+    CHECK(nb_table_row(out, rs[1], rs[0], 0, 1) == 0);   /* same columns: no header */
+    CHECK(nb_table_row(out, rs[2], rs[0], 0, 1) == 0);   /* unit changed */
+    CHECK(nb_table_row(out, rs[3], rs[0], 0, 1) == 0);   /* title changed */
+    CHECK(nb_table_row(out, rs[3], rs[0], 0, 1) == 0);
+    CHECK(nb_table_row(out, rs[3], rs[0], 1u << NB_INSTRUCTIONS, 1) == 0);  /* columns */
+    nb_table_forget(out);
+    fclose(out);
+    {
+        int headers = 0;
+        for (p = text; (p = strstr(p, "|:-")) != NULL; ++p)
+            headers++;
+        CHECKF(headers == 4, "%d headers", headers);
+        CHECK(strstr(text, "| other title\n|") != NULL);
+        CHECK(strstr(text, "|:------------\n") != NULL);
+    }
+    free(text);
+    nb_result_free(rs[0]);
+    nb_result_free(rs[1]);
+    nb_result_free(rs[2]);
+    nb_result_free(rs[3]);
+    nb_bench_free(b);
+}
+
+/* ---- end to end on the real clock ---- */
+
+static volatile unsigned sink;
+
+static void tiny_op(void *arg)
+{
+    (void)arg;
+    sink++;
+}
+
+static void test_run_real(void)
+{
+    nb_bench *b = nb_bench_new();
+    char *text = NULL;
+    size_t len = 0;
+    long before = -1, after = -1;
+    FILE *out;
+    const nb_result *r;
+    if (!CHECK(b != NULL))
+        return;
+    unsetenv("NANOBENCH_SUPPRESS_WARNINGS");
+    /* output NULL prints nothing (stdout is a log file under make check) */
+    fflush(stdout);
+    before = ftell(stdout);
+    nb_run(nb_output(nb_epochs(b, 3), NULL), tiny_op, NULL);
+    fflush(stdout);
+    after = ftell(stdout);
+    CHECK(before == after);
+    CHECK(nb_result_count(b) == 1);
+    r = nb_result_at(b, 0);
+    CHECK(nb_result_epoch_count(r) == 3);
+    CHECK(nb_result_median(r, NB_ELAPSED) > 0);
+    CHECK(nb_result_median(r, NB_ELAPSED) < 1e-6);
+    CHECK(nb_result_epoch(r, NB_ELAPSED, 0) * nb_result_epoch(r, NB_ITERATIONS, 0) >= 1e-3);
+
+    out = open_memstream(&text, &len);
+    if (!CHECK(out != NULL))
+        return;
+    nb_run(nb_name(nb_output(b, out), "tiny"), tiny_op, NULL);
+    fclose(out);
+    CHECK(text && strstr(text, "`tiny`") != NULL);
+    CHECK(text && strstr(text, "|               ns/op |                op/s |    err% |") != NULL);
+    r = nb_result_at(b, 1);
+#if defined(__linux__) && defined(HAVE_LINUX_PERF_EVENT_H)
+    if (b->perf.count > 0 && !nb_perf_hardware_available(&b->perf)) {
+        /* software counters only: no counter columns, the note once */
+        CHECK(strstr(text, "ins/op") == NULL);
+        CHECK(strstr(text, "Note: hardware performance counters are not available") != NULL);
+        CHECK(nb_result_has(r, NB_PAGE_FAULTS));
+        CHECK(nb_result_has(r, NB_CONTEXT_SWITCHES));
+        CHECK(!nb_result_has(r, NB_INSTRUCTIONS));
+    }
+#endif
+    if (text)
+        printf("%s", text);
+    free(text);
+    CHECK(nb_get_error(b) == 0);
+    nb_bench_free(b);
+}
+
+/* ---- performance counters with software events ---- */
+
+/* Spins until this thread has had ms of CPU time (not wall time: the
+ * machine is shared, and the task clock counts time on the CPU). */
+static void busy_cpu_ms(double ms)
+{
+    struct timespec ts;
+    double t0, t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    t0 = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+    do {
+        sink++;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        t = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+    } while (t - t0 < ms * 1e6);
+}
+
+static void test_perf_parse(void)
+{
+    nb_perf_group g;
+    uint64_t buf[7] = { 2, 1000, 250, 100, 22, 7, 11 };
+    memset(&g, 0, sizeof(g));
+    g.count = 2;
+    g.ids[0] = 11;
+    g.ids[1] = 22;
+    /* multiplexed a quarter of the time: values scaled by 4, matched by id */
+    CHECK(nb_perf_parse(&g, buf, 7) == 0);
+    CHECK(g.values[0] == 28 && g.values[1] == 400);
+    CHECK(g.scaled == 1 && g.time_enabled == 1000 && g.time_running == 250);
+    buf[2] = 1000;
+    CHECK(nb_perf_parse(&g, buf, 7) == 0 && g.values[0] == 7 && g.scaled == 0);
+    buf[6] = 33;   /* an id the group does not have */
+    CHECK(nb_perf_parse(&g, buf, 7) == -1);
+    buf[6] = 11;
+    buf[0] = 3;    /* count mismatch */
+    CHECK(nb_perf_parse(&g, buf, 7) == -1);
+    CHECK(nb_perf_scale(5, 0, 0) == 5);
+    CHECK(isnan(nb_perf_scale(5, 10, 0)));
+    CHECK(nb_perf_scale(5, 10, 5) == 10);
+}
+
+static void test_perf_software(void)
+{
+#if defined(__linux__) && defined(HAVE_LINUX_PERF_EVENT_H)
+    /* Page faults lead: under a task-clock leader this kernel (6.18 in a VM)
+     * counted the sibling's page faults erratically. The task clock stands in
+     * for cycles: nanoseconds on the CPU. */
+    nb_perf_event ev[3] = {
+        { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, NB_PAGE_FAULTS, 1, 0 },
+        { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, NB_CPU_CYCLES, 0, 0 },
+        { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, NB_CONTEXT_SWITCHES, 1, 0 },
+    };
+    nb_perf_group g;
+    size_t pages = 64, i, psz = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *mem;
+    double faults, task;
+    if (nb_perf_open(&g, ev, 3) != 3) {
+        printf("perf: software events unavailable (errno %d), group test skipped\n",
+               g.first_errno);
+        nb_perf_close(&g);
+        return;
+    }
+    CHECK(g.leader >= 0);
+    CHECK(nb_perf_has(&g, NB_PAGE_FAULTS) && !nb_perf_has(&g, NB_INSTRUCTIONS));
+    CHECK(!nb_perf_hardware_available(&g));
+    nb_perf_calibrate(&g);
+    CHECK(g.error == 0);
+
+    mem = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!CHECK(mem != MAP_FAILED)) {
+        nb_perf_close(&g);
+        return;
+    }
+    nb_perf_begin(&g);
+    for (i = 0; i < pages; ++i)
+        mem[i * psz] = 1;   /* one fault per fresh page */
+    busy_cpu_ms(3);
+    nb_perf_end(&g);
+    CHECK(g.error == 0);
+    faults = nb_perf_value(&g, NB_PAGE_FAULTS, 1);
+    task = nb_perf_value(&g, NB_CPU_CYCLES, 1);   /* task clock: ns on the CPU */
+    CHECKF(faults >= (double)pages, "page faults %g < %zu", faults, pages);
+    CHECKF(faults < (double)pages * 4 + 50, "page faults %g", faults);
+    CHECKF(task >= 2.7e6 && task < 1e9, "task clock %g ns", task);
+    CHECK(g.time_enabled >= g.time_running && g.time_running > 0);
+    CHECK(nb_perf_value(&g, NB_CONTEXT_SWITCHES, 1) >= 0);
+    CHECK(isnan(nb_perf_value(&g, NB_INSTRUCTIONS, 1)));
+
+    /* an empty measurement after calibration is (about) nothing */
+    nb_perf_begin(&g);
+    nb_perf_end(&g);
+    CHECK(nb_perf_value(&g, NB_PAGE_FAULTS, 1) == 0);
+    munmap(mem, pages * psz);
+    nb_perf_close(&g);
+    CHECK(g.count == 0);
+#else
+    printf("perf: not Linux, group test skipped\n");
+#endif
+}
+
+/* ---- allocation failures ---- */
+
+static void test_alloc_failures(void)
+{
+    long k;
+    int completed = 0;
+    for (k = 0; k < 40 && !completed; ++k) {
+        fake f = { 0, 0, 1000, 1000, 0, 0 };
+        nb_bench *b;
+        util_alloc_fail_after(k);
+        b = nb_bench_new();
+        if (!b) {
+            util_alloc_fail_after(-1);
+            continue;
+        }
+        nb_output(b, NULL);
+        nb_performance_counters(b, 0);
+        nb_test_set_clock(b, fake_now, &f, 20);
+        nb_context(nb_name(b, "alloc"), "key", "value");
+        nb_run(b, fake_op, &f);
+        util_alloc_fail_after(-1);
+        if (nb_get_error(b) == 0) {
+            CHECK(nb_result_count(b) == 1);
+            completed = 1;
+        } else {
+            /* a failed run stores nothing, and the bench stays usable */
+            CHECK(nb_result_count(b) <= 1);
+            nb_run(nb_name(b, "again"), fake_op, &f);
+            CHECK(nb_result_count(b) >= 1);
+        }
+        nb_bench_free(b);
+    }
+    CHECK(completed);
+    util_alloc_fail_after(-1);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    check_rng_init(argv[0]);
+    unsetenv("NANOBENCH_ENDLESS");
+    test_target();
+    test_slow_first_call();
+    test_recheck();
+    test_fixed_and_warmup();
+    test_overflow();
+    test_endless_other_name();
+    test_stats();
+    test_config_getters();
+    test_format();
+    test_golden_seed();
+    test_table_rules();
+    test_perf_parse();
+    test_perf_software();
+    test_run_real();
+    test_alloc_failures();
+    return check_finish();
+}
