@@ -46,29 +46,34 @@ static const uint32_t sha256_pad64_kw[64] = {
 
 #define BSIG0(x) (rotr32(x, 2) ^ rotr32(x, 13) ^ rotr32(x, 22))
 #define BSIG1(x) (rotr32(x, 6) ^ rotr32(x, 11) ^ rotr32(x, 25))
-#define SSIG0(x) (rotr32(x, 7) ^ rotr32(x, 18) ^ ((x) >> 3))
-#define SSIG1(x) (rotr32(x, 17) ^ rotr32(x, 19) ^ ((x) >> 10))
-/* Ch and Maj with one operation fewer than the textbook forms. */
+/* The schedule's sigmas nest their rotations (ror7(x ^ ror11(x)) is
+ * ror7(x) ^ ror18(x)), which saves a register copy each; the round's sigmas
+ * keep the flat form, whose three rotations run in parallel on the critical
+ * path. */
+#define SSIG0(x) (rotr32((x) ^ rotr32(x, 11), 7) ^ ((x) >> 3))
+#define SSIG1(x) (rotr32((x) ^ rotr32(x, 2), 17) ^ ((x) >> 10))
+/* Ch with one operation fewer than the textbook form; Maj is in RND. */
 #define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
 
-/* One round; kw is K[t] + W[t]. Only d and h change. */
-#define RND(a, b, c, d, e, f, g, h, kw) do { \
+/* One round; kw is K[t] + W[t]. Only d and h change. Maj(a, b, c) is
+ * b ^ ((a ^ b) & (b ^ c)), and this round's a ^ b is the next round's b ^ c:
+ * ab receives it, bc holds the previous round's. */
+#define RND(a, b, c, d, e, f, g, h, kw, ab, bc) do { \
         uint32_t t1_ = (h) + BSIG1(e) + CH(e, f, g) + (kw); \
-        uint32_t t2_ = BSIG0(a) + MAJ(a, b, c); \
+        (ab) = (a) ^ (b); \
         (d) += t1_; \
-        (h) = t1_ + t2_; \
+        (h) = t1_ + BSIG0(a) + ((b) ^ ((ab) & (bc))); \
     } while (0)
 
 #define RND8(t, KW) \
-    RND(a, b, c, d, e, f, g, h, KW((t) + 0)); \
-    RND(h, a, b, c, d, e, f, g, KW((t) + 1)); \
-    RND(g, h, a, b, c, d, e, f, KW((t) + 2)); \
-    RND(f, g, h, a, b, c, d, e, KW((t) + 3)); \
-    RND(e, f, g, h, a, b, c, d, KW((t) + 4)); \
-    RND(d, e, f, g, h, a, b, c, KW((t) + 5)); \
-    RND(c, d, e, f, g, h, a, b, KW((t) + 6)); \
-    RND(b, c, d, e, f, g, h, a, KW((t) + 7))
+    RND(a, b, c, d, e, f, g, h, KW((t) + 0), x, y); \
+    RND(h, a, b, c, d, e, f, g, KW((t) + 1), y, x); \
+    RND(g, h, a, b, c, d, e, f, KW((t) + 2), x, y); \
+    RND(f, g, h, a, b, c, d, e, KW((t) + 3), y, x); \
+    RND(e, f, g, h, a, b, c, d, KW((t) + 4), x, y); \
+    RND(d, e, f, g, h, a, b, c, KW((t) + 5), y, x); \
+    RND(c, d, e, f, g, h, a, b, KW((t) + 6), x, y); \
+    RND(b, c, d, e, f, g, h, a, KW((t) + 7), y, x)
 
 /* 64 rounds: KW_HEAD gives K[t] + W[t] for t < 16, KW_TAIL for the rest. */
 #define RND64(KW_HEAD, KW_TAIL) \
@@ -86,7 +91,8 @@ static const uint32_t sha256_pad64_kw[64] = {
 
 #define LOAD_STATE(s) \
     uint32_t a = (s)[0], b = (s)[1], c = (s)[2], d = (s)[3]; \
-    uint32_t e = (s)[4], f = (s)[5], g = (s)[6], h = (s)[7]
+    uint32_t e = (s)[4], f = (s)[5], g = (s)[6], h = (s)[7]; \
+    uint32_t x, y = b ^ c
 #define ADD_STATE(s) do { \
         (s)[0] += a; (s)[1] += b; (s)[2] += c; (s)[3] += d; \
         (s)[4] += e; (s)[5] += f; (s)[6] += g; (s)[7] += h; \

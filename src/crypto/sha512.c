@@ -40,28 +40,30 @@ static const uint64_t sha512_k[80] = {
 
 #define BSIG0(x) (rotr64(x, 28) ^ rotr64(x, 34) ^ rotr64(x, 39))
 #define BSIG1(x) (rotr64(x, 14) ^ rotr64(x, 18) ^ rotr64(x, 41))
-#define SSIG0(x) (rotr64(x, 1) ^ rotr64(x, 8) ^ ((x) >> 7))
-#define SSIG1(x) (rotr64(x, 19) ^ rotr64(x, 61) ^ ((x) >> 6))
+/* Nested rotations in the schedule save a register copy (see sha256.c). */
+#define SSIG0(x) (rotr64((x) ^ rotr64(x, 7), 1) ^ ((x) >> 7))
+#define SSIG1(x) (rotr64((x) ^ rotr64(x, 42), 19) ^ ((x) >> 6))
 #define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
 
-/* One round; kw is K[t] + W[t]. Only d and h change. */
-#define RND(a, b, c, d, e, f, g, h, kw) do { \
+/* One round; kw is K[t] + W[t]. Only d and h change. Maj(a, b, c) is
+ * b ^ ((a ^ b) & (b ^ c)), and this round's a ^ b is the next round's b ^ c:
+ * ab receives it, bc holds the previous round's. */
+#define RND(a, b, c, d, e, f, g, h, kw, ab, bc) do { \
         uint64_t t1_ = (h) + BSIG1(e) + CH(e, f, g) + (kw); \
-        uint64_t t2_ = BSIG0(a) + MAJ(a, b, c); \
+        (ab) = (a) ^ (b); \
         (d) += t1_; \
-        (h) = t1_ + t2_; \
+        (h) = t1_ + BSIG0(a) + ((b) ^ ((ab) & (bc))); \
     } while (0)
 
 #define RND8(t, KW) \
-    RND(a, b, c, d, e, f, g, h, KW((t) + 0)); \
-    RND(h, a, b, c, d, e, f, g, KW((t) + 1)); \
-    RND(g, h, a, b, c, d, e, f, KW((t) + 2)); \
-    RND(f, g, h, a, b, c, d, e, KW((t) + 3)); \
-    RND(e, f, g, h, a, b, c, d, KW((t) + 4)); \
-    RND(d, e, f, g, h, a, b, c, KW((t) + 5)); \
-    RND(c, d, e, f, g, h, a, b, KW((t) + 6)); \
-    RND(b, c, d, e, f, g, h, a, KW((t) + 7))
+    RND(a, b, c, d, e, f, g, h, KW((t) + 0), x, y); \
+    RND(h, a, b, c, d, e, f, g, KW((t) + 1), y, x); \
+    RND(g, h, a, b, c, d, e, f, KW((t) + 2), x, y); \
+    RND(f, g, h, a, b, c, d, e, KW((t) + 3), y, x); \
+    RND(e, f, g, h, a, b, c, d, KW((t) + 4), x, y); \
+    RND(d, e, f, g, h, a, b, c, KW((t) + 5), y, x); \
+    RND(c, d, e, f, g, h, a, b, KW((t) + 6), x, y); \
+    RND(b, c, d, e, f, g, h, a, KW((t) + 7), y, x)
 
 #define KW_LOAD(t) (sha512_k[t] + (w[t] = load64_be(p + 8 * (t))))
 #define KW_EXPAND(t) (sha512_k[t] + (w[(t) & 15] += SSIG1(w[((t) + 14) & 15]) \
@@ -72,6 +74,7 @@ static inline void sha512_compress(uint64_t s[8], const unsigned char *p)
     uint64_t w[16];
     uint64_t a = s[0], b = s[1], c = s[2], d = s[3];
     uint64_t e = s[4], f = s[5], g = s[6], h = s[7];
+    uint64_t x, y = b ^ c;
 
     RND8(0, KW_LOAD);
     RND8(8, KW_LOAD);
