@@ -1,0 +1,185 @@
+/* Complexity fits, as nanobench's BigO.
+ *
+ * Each candidate f is fitted as t = c * f(n) by least squares through the
+ * origin: c = sum(f*t) / sum(f*f). Its quality is the root mean square of the
+ * residuals over the mean time, sqrt(sum((c*f - t)^2) / count) / mean(t), so
+ * fits of different shapes compare on one scale. The logarithms are base 2,
+ * as in nanobench (the coefficients in BENCHMARKS.md's table need it; the
+ * error does not depend on the base).
+ *
+ * Points are (complexity N, median seconds per iteration) of the results
+ * whose N is > 0 (N <= 0 is "unset", and log2 of it is meaningless). The
+ * sums are taken straight from the results, so nothing is allocated. */
+#include "bench/nanobench.h"
+
+#include <math.h>
+#include <stdio.h>
+
+typedef double (*bigo_fn)(double n);
+
+/* Where the points come from: a bench's results or two plain arrays. */
+typedef struct {
+    const nb_bench *bench;
+    const double *n;
+    const double *t;
+    size_t count;
+} point_src;
+
+static size_t src_size(const point_src *s)
+{
+    return s->bench ? nb_result_count(s->bench) : s->count;
+}
+
+/* The i-th candidate point; 0 when it is not a usable point. */
+static int src_point(const point_src *s, size_t i, double *n, double *t)
+{
+    if (s->bench) {
+        const nb_result *r = nb_result_at(s->bench, i);
+        if (!r)
+            return 0;
+        *n = nb_result_complexity_n(r);
+        *t = nb_result_median(r, NB_ELAPSED);
+    } else {
+        *n = s->n[i];
+        *t = s->t[i];
+    }
+    return *n > 0.0 && isfinite(*n) && isfinite(*t);
+}
+
+/* Fits f over the points; returns how many points were used. */
+static size_t fit_one(const point_src *s, const char *name, bigo_fn f, nb_bigo *out)
+{
+    double sum_ft = 0.0, sum_ff = 0.0, sum_t = 0.0, err = 0.0, c, n, t;
+    size_t i, size = src_size(s), used = 0;
+
+    for (i = 0; i < size; ++i) {
+        double fn;
+        if (!src_point(s, i, &n, &t))
+            continue;
+        fn = f(n);
+        sum_ft += fn * t;
+        sum_ff += fn * fn;
+        sum_t += t;
+        ++used;
+    }
+    /* f == 0 at every point (log2 with all n == 1) explains nothing: c = 0
+     * rather than 0/0, so the error still says how bad it is. */
+    c = sum_ff > 0.0 ? sum_ft / sum_ff : 0.0;
+    for (i = 0; i < size; ++i) {
+        double d;
+        if (!src_point(s, i, &n, &t))
+            continue;
+        d = c * f(n) - t;
+        err += d * d;
+    }
+    out->name = name;
+    out->coefficient = c;
+    if (used == 0)
+        out->normalized_rms = NAN;
+    else
+        out->normalized_rms = sqrt(err / (double)used) / (sum_t / (double)used);
+    return used;
+}
+
+static double f_one(double n) { (void)n; return 1.0; }
+static double f_n(double n) { return n; }
+static double f_log(double n) { return log2(n); }
+static double f_nlog(double n) { return n * log2(n); }
+static double f_n2(double n) { return n * n; }
+static double f_n3(double n) { return n * n * n; }
+
+static const struct {
+    const char *name;
+    bigo_fn f;
+} builtin_fits[] = {
+    {"O(1)", f_one},    {"O(n)", f_n},     {"O(log n)", f_log},
+    {"O(n log n)", f_nlog}, {"O(n^2)", f_n2}, {"O(n^3)", f_n3},
+};
+#define BUILTIN_COUNT (sizeof builtin_fits / sizeof builtin_fits[0])
+
+/* Ascending error, NaN last, ties by name (as nanobench's operator<). */
+static int bigo_less(const nb_bigo *a, const nb_bigo *b)
+{
+    int an = isnan(a->normalized_rms), bn = isnan(b->normalized_rms);
+    if (an != bn)
+        return bn;
+    if (!an && a->normalized_rms != b->normalized_rms)
+        return a->normalized_rms < b->normalized_rms;
+    {
+        const char *x = a->name, *y = b->name;
+        while (*x && *x == *y) {
+            ++x;
+            ++y;
+        }
+        return (unsigned char)*x < (unsigned char)*y;
+    }
+}
+
+static size_t fit_all(const point_src *s, nb_bigo *out, size_t cap)
+{
+    nb_bigo fits[BUILTIN_COUNT];
+    size_t i, j, k;
+
+    for (i = 0; i < BUILTIN_COUNT; ++i) {
+        if (fit_one(s, builtin_fits[i].name, builtin_fits[i].f, &fits[i]) == 0)
+            return 0;
+    }
+    /* insertion sort: six elements */
+    for (i = 1; i < BUILTIN_COUNT; ++i) {
+        nb_bigo v = fits[i];
+        for (j = i; j > 0 && bigo_less(&v, &fits[j - 1]); --j)
+            fits[j] = fits[j - 1];
+        fits[j] = v;
+    }
+    k = cap < BUILTIN_COUNT ? cap : BUILTIN_COUNT;
+    for (i = 0; i < k; ++i)
+        out[i] = fits[i];
+    return k;
+}
+
+size_t nb_complexity_bigo(const nb_bench *b, nb_bigo *out, size_t cap)
+{
+    point_src s = {b, NULL, NULL, 0};
+    if (!b || (!out && cap))
+        return 0;
+    return fit_all(&s, out, cap);
+}
+
+int nb_complexity_bigo_custom(const nb_bench *b, const char *name, double (*f)(double n),
+                              nb_bigo *out)
+{
+    point_src s = {b, NULL, NULL, 0};
+    nb_bigo fit;
+    if (!b || !f || !out)
+        return -1;
+    if (fit_one(&s, name, f, &fit) == 0)
+        return -1;
+    *out = fit;
+    return 0;
+}
+
+size_t nb_bigo_fit(const double *n, const double *t, size_t count, nb_bigo *out, size_t cap)
+{
+    point_src s = {NULL, n, t, count};
+    if (count && (!n || !t))
+        return 0;
+    if (!out && cap)
+        return 0;
+    return fit_all(&s, out, cap);
+}
+
+int nb_bigo_print(FILE *out, const nb_bigo *fits, size_t count)
+{
+    size_t i;
+    if (!out || (!fits && count))
+        return -1;
+    if (fputs("|   coefficient |   err% | complexity\n"
+              "|--------------:|-------:|------------\n", out) == EOF)
+        return -1;
+    for (i = 0; i < count; ++i) {
+        if (fprintf(out, "|%14g |%6.1f%% | %s\n", fits[i].coefficient,
+                    fits[i].normalized_rms * 100.0, fits[i].name ? fits[i].name : "") < 0)
+            return -1;
+    }
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}

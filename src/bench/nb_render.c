@@ -1,0 +1,764 @@
+/* nanobench's mustache-like templates (see doc/templates.md).
+ *
+ * The template is tokenised and checked whole before anything is rendered,
+ * and the output is built in memory and written with one fwrite at the end:
+ * a malformed template, an unknown tag or a failed allocation writes nothing.
+ *
+ * Two layers: {{#result}} iterates the results, {{#measurement}} the epochs
+ * of one result; {{#-first}} {{^-first}} {{#-last}} {{^-last}} select by
+ * position inside a layer. Beyond nanobench: a pragma {{%json}} / {{%csv}}
+ * makes every value safe for that format (escaped strings, null or empty for
+ * a value that was not measured), and {{! ...}} is a comment. */
+#include "bench/nanobench.h"
+#include "util/alloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- output buffer ---- */
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+    int failed;
+} obuf;
+
+static void ob_put(obuf *o, const char *s, size_t n)
+{
+    if (o->failed || n == 0)
+        return;
+    if (o->len + n > o->cap) {
+        size_t cap = o->cap ? o->cap : 4096;
+        char *p;
+        while (cap < o->len + n)
+            cap *= 2;
+        p = util_realloc(o->p, cap);
+        if (!p) {
+            o->failed = 1;
+            return;
+        }
+        o->p = p;
+        o->cap = cap;
+    }
+    memcpy(o->p + o->len, s, n);
+    o->len += n;
+}
+
+static void ob_puts(obuf *o, const char *s)
+{
+    ob_put(o, s, strlen(s));
+}
+
+/* ---- tokens ---- */
+
+enum tok_kind { T_TEXT, T_VALUE, T_OPEN, T_INVERTED, T_CLOSE };
+
+typedef struct {
+    enum tok_kind kind;
+    const char *s; /* text, or the tag's name with the sigil and spaces removed */
+    size_t len;
+    size_t close;  /* T_OPEN/T_INVERTED: index of the matching T_CLOSE */
+} token;
+
+enum mode { M_RAW, M_JSON, M_CSV };
+
+static int name_is(const token *t, const char *s)
+{
+    return strlen(s) == t->len && memcmp(t->s, s, t->len) == 0;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Splits tmpl into tokens (comments and pragmas dropped, pragmas applied to
+ * *mode). Returns the count, or (size_t)-1 on an unterminated tag, an empty
+ * tag, an unknown pragma or no memory. */
+static size_t tokenize(const char *tmpl, token **out, enum mode *mode)
+{
+    size_t max = 1, n = 0;
+    const char *p;
+    token *t;
+
+    for (p = tmpl; (p = strstr(p, "{{")) != NULL; p += 2)
+        max += 2;
+    t = util_malloc_array(max, sizeof *t);
+    if (!t)
+        return (size_t)-1;
+
+    p = tmpl;
+    for (;;) {
+        const char *open = strstr(p, "{{"), *close, *b, *e;
+        char sigil;
+        if (!open) {
+            if (*p) {
+                t[n].kind = T_TEXT;
+                t[n].s = p;
+                t[n++].len = strlen(p);
+            }
+            break;
+        }
+        if (open > p) {
+            t[n].kind = T_TEXT;
+            t[n].s = p;
+            t[n++].len = (size_t)(open - p);
+        }
+        close = strstr(open + 2, "}}");
+        if (!close)
+            goto bad;
+        p = close + 2;
+        b = open + 2;
+        e = close;
+        while (b < e && is_space(*b))
+            ++b;
+        sigil = b < e ? *b : '\0';
+        if (sigil == '!')
+            continue;
+        if (sigil == '#' || sigil == '^' || sigil == '/' || sigil == '%') {
+            ++b;
+            while (b < e && is_space(*b))
+                ++b;
+        }
+        while (e > b && is_space(e[-1]))
+            --e;
+        if (b == e)
+            goto bad;
+        if (sigil == '%') {
+            size_t len = (size_t)(e - b);
+            if (len == 4 && memcmp(b, "json", 4) == 0)
+                *mode = M_JSON;
+            else if (len == 3 && memcmp(b, "csv", 3) == 0)
+                *mode = M_CSV;
+            else if (len == 3 && memcmp(b, "raw", 3) == 0)
+                *mode = M_RAW;
+            else
+                goto bad;
+            continue;
+        }
+        t[n].kind = sigil == '#' ? T_OPEN : sigil == '^' ? T_INVERTED
+                  : sigil == '/' ? T_CLOSE : T_VALUE;
+        t[n].s = b;
+        t[n].len = (size_t)(e - b);
+        t[n++].close = 0;
+    }
+    *out = t;
+    return n;
+bad:
+    util_free(t);
+    return (size_t)-1;
+}
+
+/* ---- tag names ---- */
+
+enum layer { L_TOP, L_RESULT, L_MEAS };
+
+static const char *const config_tags[] = {
+    "batch", "complexityN", "epochs", "clockResolution", "clockResolutionMultiple",
+    "maxEpochTime", "minEpochTime", "minEpochIterations", "epochIterations", "warmup",
+    "relative",
+};
+#define CONFIG_TAG_COUNT (sizeof config_tags / sizeof config_tags[0])
+
+static int is_config_tag(const token *t)
+{
+    size_t i;
+    for (i = 0; i < CONFIG_TAG_COUNT; ++i)
+        if (name_is(t, config_tags[i]))
+            return 1;
+    return 0;
+}
+
+static int is_string_tag(const token *t)
+{
+    return name_is(t, "title") || name_is(t, "name") || name_is(t, "unit");
+}
+
+static int measure_of(const char *s, size_t len, nb_measure *m)
+{
+    char buf[32];
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    return nb_measure_from_name(buf, m);
+}
+
+enum fn_kind { F_NONE, F_MEDIAN, F_AVERAGE, F_MDAPE, F_SUM, F_MIN, F_MAX, F_SUMPRODUCT,
+               F_CONTEXT };
+
+/* A parsed call such as "sumProduct(iterations, elapsed)". */
+typedef struct {
+    enum fn_kind fn;
+    nb_measure m1, m2;
+    const char *arg; /* context: the key */
+    size_t arg_len;
+} call;
+
+static void trim(const char **b, const char **e)
+{
+    while (*b < *e && is_space(**b))
+        ++*b;
+    while (*e > *b && is_space((*e)[-1]))
+        --*e;
+}
+
+/* 0 and *c filled when t is a well-formed call, -1 otherwise. */
+static int parse_call(const token *t, call *c)
+{
+    static const struct {
+        const char *name;
+        enum fn_kind fn;
+    } fns[] = {
+        {"median", F_MEDIAN}, {"average", F_AVERAGE}, {"medianAbsolutePercentError", F_MDAPE},
+        {"sum", F_SUM}, {"minimum", F_MIN}, {"maximum", F_MAX}, {"sumProduct", F_SUMPRODUCT},
+        {"context", F_CONTEXT},
+    };
+    const char *end = t->s + t->len, *lp = memchr(t->s, '(', t->len), *b, *e, *comma;
+    size_t i, fl;
+
+    if (!lp || end[-1] != ')')
+        return -1;
+    fl = (size_t)(lp - t->s);
+    while (fl > 0 && is_space(t->s[fl - 1]))
+        --fl;
+    c->fn = F_NONE;
+    for (i = 0; i < sizeof fns / sizeof fns[0]; ++i)
+        if (strlen(fns[i].name) == fl && memcmp(fns[i].name, t->s, fl) == 0)
+            c->fn = fns[i].fn;
+    if (c->fn == F_NONE)
+        return -1;
+    b = lp + 1;
+    e = end - 1;
+    if (c->fn == F_CONTEXT) {
+        trim(&b, &e);
+        if (b == e)
+            return -1;
+        c->arg = b;
+        c->arg_len = (size_t)(e - b);
+        return 0;
+    }
+    comma = memchr(b, ',', (size_t)(e - b));
+    if ((c->fn == F_SUMPRODUCT) != (comma != NULL))
+        return -1;
+    if (comma) {
+        const char *b2 = comma + 1, *e2 = e;
+        e = comma;
+        trim(&b2, &e2);
+        if (memchr(b2, ',', (size_t)(e2 - b2)) || measure_of(b2, (size_t)(e2 - b2), &c->m2))
+            return -1;
+    }
+    trim(&b, &e);
+    return measure_of(b, (size_t)(e - b), &c->m1);
+}
+
+/* ---- checking the structure ---- */
+
+static int is_first_last(const token *t)
+{
+    return name_is(t, "-first") || name_is(t, "-last");
+}
+
+/* Checks tokens [i, end) in layer ly; matches closes to opens. Returns the
+ * index after the last consumed token, or (size_t)-1. */
+static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *opener)
+{
+    while (i < n) {
+        token *k = &t[i];
+        switch (k->kind) {
+        case T_TEXT:
+            break;
+        case T_VALUE: {
+            call c;
+            nb_measure m;
+            if (ly == L_MEAS) {
+                if (measure_of(k->s, k->len, &m))
+                    return (size_t)-1;
+            } else if (!is_config_tag(k) && !is_string_tag(k) && parse_call(k, &c)) {
+                return (size_t)-1;
+            }
+            break;
+        }
+        case T_OPEN:
+        case T_INVERTED: {
+            enum layer inner;
+            size_t after;
+            if (is_first_last(k) && ly != L_TOP)
+                inner = ly;
+            else if (k->kind == T_OPEN && name_is(k, "result") && ly == L_TOP)
+                inner = L_RESULT;
+            else if (k->kind == T_OPEN && name_is(k, "measurement") && ly != L_MEAS)
+                inner = L_MEAS;
+            else
+                return (size_t)-1;
+            after = check(t, i + 1, n, inner, k);
+            if (after == (size_t)-1)
+                return after;
+            k->close = after - 1;
+            i = after;
+            continue;
+        }
+        case T_CLOSE:
+            if (!opener || opener->len != k->len || memcmp(opener->s, k->s, k->len) != 0)
+                return (size_t)-1;
+            return i + 1;
+        }
+        ++i;
+    }
+    return opener ? (size_t)-1 : i; /* an opener here was never closed */
+}
+
+/* ---- values ---- */
+
+typedef struct {
+    const nb_bench *bench;
+    obuf *o;
+    enum mode mode;
+} render_ctx;
+
+/* Shortest of %.15g..%.17g that reads back as v, with the decimal point a
+ * '.' whatever the locale says. */
+static void put_number(render_ctx *x, double v)
+{
+    char buf[40];
+    int prec;
+    size_t i;
+
+    if (!isfinite(v)) {
+        if (x->mode == M_JSON)
+            ob_puts(x->o, "null");
+        else if (x->mode == M_RAW)
+            ob_puts(x->o, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+        return; /* CSV: an empty field */
+    }
+    for (prec = 15; prec <= 17; ++prec) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    for (i = 0; buf[i]; ++i) {
+        char ch = buf[i];
+        if (!(ch >= '0' && ch <= '9') && ch != '-' && ch != '+' && ch != 'e' && ch != 'E') {
+            size_t j = i + 1;
+            while (buf[j] && !(buf[j] >= '0' && buf[j] <= '9'))
+                ++j;
+            buf[i] = '.';
+            memmove(buf + i + 1, buf + j, strlen(buf + j) + 1);
+        }
+    }
+    ob_puts(x->o, buf);
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    size_t len, i;
+    uint32_t cp;
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+        len = 2;
+        cp = s[0] & 0x1f;
+    } else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        len = 3;
+        cp = s[0] & 0x0f;
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        len = 4;
+        cp = s[0] & 0x07;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (i = 1; i < len; ++i) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+        return 0;
+    return len;
+}
+
+/* A JSON string body that is also safe inside a JavaScript string in either
+ * quote and inside an HTML <script>: quotes, backslash, controls, < > & and
+ * U+2028/U+2029 escaped; invalid UTF-8 becomes U+FFFD. */
+static void put_json_string(obuf *o, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    char esc[8];
+    while (n > 0) {
+        unsigned char ch = *p;
+        size_t len = utf8_len(p, n);
+        if (len == 0) {
+            ob_puts(o, "\\ufffd");
+            len = 1;
+        } else if (len == 3 && ch == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+            ob_puts(o, p[2] == 0xa8 ? "\\u2028" : "\\u2029");
+        } else if (len > 1) {
+            ob_put(o, (const char *)p, len);
+        } else if (ch == '"') {
+            ob_puts(o, "\\\"");
+        } else if (ch == '\\') {
+            ob_puts(o, "\\\\");
+        } else if (ch == '\n') {
+            ob_puts(o, "\\n");
+        } else if (ch == '\r') {
+            ob_puts(o, "\\r");
+        } else if (ch == '\t') {
+            ob_puts(o, "\\t");
+        } else if (ch < 0x20 || ch == 0x7f || ch == '<' || ch == '>' || ch == '&' || ch == '\'') {
+            snprintf(esc, sizeof esc, "\\u%04x", ch);
+            ob_puts(o, esc);
+        } else {
+            ob_put(o, (const char *)p, 1);
+        }
+        p += len;
+        n -= len;
+    }
+}
+
+/* A CSV field (';' or ',' separated): quoted, with quotes doubled, only when
+ * it holds a separator, a quote, a line break or edge whitespace. */
+static void put_csv_string(obuf *o, const char *s)
+{
+    size_t n = strlen(s);
+    if (n > 0 && strcspn(s, ";,\"\r\n") == n && !is_space(s[0]) && !is_space(s[n - 1])) {
+        ob_put(o, s, n);
+        return;
+    }
+    ob_put(o, "\"", 1);
+    for (; *s; ++s) {
+        if (*s == '"')
+            ob_put(o, "\"", 1);
+        ob_put(o, s, 1);
+    }
+    ob_put(o, "\"", 1);
+}
+
+static void put_string(render_ctx *x, const char *s)
+{
+    if (!s)
+        s = "";
+    if (x->mode == M_JSON)
+        put_json_string(x->o, s);
+    else if (x->mode == M_CSV)
+        put_csv_string(x->o, s);
+    else
+        ob_puts(x->o, s);
+}
+
+/* Config values of r, or of the bench when r is NULL (no results yet). */
+static int config_value(const nb_bench *b, const nb_result *r, const token *t, double *v)
+{
+    char tag[32];
+    if (t->len >= sizeof tag)
+        return -1;
+    memcpy(tag, t->s, t->len);
+    tag[t->len] = '\0';
+    if (r)
+        return nb_result_config(r, tag, v);
+    if (!strcmp(tag, "batch")) *v = nb_get_batch(b);
+    else if (!strcmp(tag, "complexityN")) *v = nb_get_complexity_n(b);
+    else if (!strcmp(tag, "epochs")) *v = (double)nb_get_epochs(b);
+    else if (!strcmp(tag, "clockResolution")) *v = nb_clock_resolution();
+    else if (!strcmp(tag, "clockResolutionMultiple"))
+        *v = (double)nb_get_clock_resolution_multiple(b);
+    else if (!strcmp(tag, "maxEpochTime")) *v = (double)nb_get_max_epoch_time(b) * 1e-9;
+    else if (!strcmp(tag, "minEpochTime")) *v = (double)nb_get_min_epoch_time(b) * 1e-9;
+    else if (!strcmp(tag, "minEpochIterations")) *v = (double)nb_get_min_epoch_iterations(b);
+    else if (!strcmp(tag, "epochIterations")) *v = (double)nb_get_epoch_iterations(b);
+    else if (!strcmp(tag, "warmup")) *v = (double)nb_get_warmup(b);
+    else if (!strcmp(tag, "relative")) *v = nb_get_relative(b) ? 1.0 : 0.0;
+    else return -1;
+    return 0;
+}
+
+/* A config or string tag of r (or of the bench when r is NULL); -1 when t is
+ * neither. */
+static int put_config(render_ctx *x, const nb_result *r, const token *t)
+{
+    double v;
+    if (name_is(t, "title"))
+        put_string(x, r ? nb_result_title(r) : nb_get_title(x->bench));
+    else if (name_is(t, "name"))
+        put_string(x, r ? nb_result_name(r) : nb_get_name(x->bench));
+    else if (name_is(t, "unit"))
+        put_string(x, r ? nb_result_unit(r) : nb_get_unit(x->bench));
+    else if (config_value(x->bench, r, t, &v))
+        return -1;
+    else if (name_is(t, "relative"))
+        ob_puts(x->o, v != 0.0 ? "true" : "false");
+    else
+        put_number(x, v);
+    return 0;
+}
+
+/* A result-layer value: config, string or call. r may be NULL only for
+ * config and string tags. */
+static int put_result_value(render_ctx *x, const nb_result *r, const token *t)
+{
+    call c;
+    if (is_config_tag(t) || is_string_tag(t))
+        return put_config(x, r, t);
+    if (!r || parse_call(t, &c))
+        return -1;
+    switch (c.fn) {
+    case F_MEDIAN: put_number(x, nb_result_median(r, c.m1)); break;
+    case F_AVERAGE: put_number(x, nb_result_average(r, c.m1)); break;
+    case F_MDAPE: put_number(x, nb_result_err(r, c.m1)); break;
+    case F_SUM: put_number(x, nb_result_sum(r, c.m1)); break;
+    case F_MIN: put_number(x, nb_result_minimum(r, c.m1)); break;
+    case F_MAX: put_number(x, nb_result_maximum(r, c.m1)); break;
+    case F_SUMPRODUCT: put_number(x, nb_result_sum_product(r, c.m1, c.m2)); break;
+    case F_CONTEXT: {
+        char key[256];
+        const char *val;
+        if (c.arg_len >= sizeof key)
+            return -1;
+        memcpy(key, c.arg, c.arg_len);
+        key[c.arg_len] = '\0';
+        val = nb_result_context(r, key);
+        if (!val)
+            return -1; /* as nanobench: an unset key is an error */
+        put_string(x, val);
+        break;
+    }
+    case F_NONE:
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- rendering ---- */
+
+/* Renders tokens [i, end) in layer ly; r is the current result (NULL at the
+ * top with several results), idx/count the position in the layer. */
+static int render_range(render_ctx *x, const token *t, size_t i, size_t end, enum layer ly,
+                        const nb_result *r, size_t idx, size_t count)
+{
+    while (i < end) {
+        const token *k = &t[i];
+        switch (k->kind) {
+        case T_TEXT:
+            ob_put(x->o, k->s, k->len);
+            break;
+        case T_VALUE:
+            if (ly == L_MEAS) {
+                nb_measure m;
+                if (measure_of(k->s, k->len, &m))
+                    return -1;
+                put_number(x, nb_result_epoch(r, m, idx));
+            } else if (put_result_value(x, r, k)) {
+                return -1;
+            }
+            break;
+        case T_OPEN:
+        case T_INVERTED:
+            if (is_first_last(k)) {
+                int hit = name_is(k, "-first") ? idx == 0 : idx + 1 == count;
+                if (hit == (k->kind == T_OPEN) &&
+                    render_range(x, t, i + 1, k->close, ly, r, idx, count))
+                    return -1;
+            } else if (name_is(k, "result")) {
+                size_t j, n = nb_result_count(x->bench);
+                for (j = 0; j < n; ++j)
+                    if (render_range(x, t, i + 1, k->close, L_RESULT,
+                                     nb_result_at(x->bench, j), j, n))
+                        return -1;
+            } else { /* measurement */
+                size_t j, n;
+                if (!r)
+                    return -1; /* at the top it needs exactly one result */
+                n = nb_result_epoch_count(r);
+                for (j = 0; j < n; ++j)
+                    if (render_range(x, t, i + 1, k->close, L_MEAS, r, j, n))
+                        return -1;
+            }
+            i = k->close + 1;
+            continue;
+        case T_CLOSE:
+            return -1; /* check() consumed them all */
+        }
+        if (x->o->failed)
+            return -1;
+        ++i;
+    }
+    return 0;
+}
+
+int nb_render(const char *tmpl, const nb_bench *b, FILE *out)
+{
+    token *t = NULL;
+    size_t n, count;
+    enum mode mode = M_RAW;
+    obuf o = {NULL, 0, 0, 0};
+    render_ctx x;
+    const nb_result *top;
+    int rc = -1;
+
+    if (!tmpl || !b || !out)
+        return -1;
+    n = tokenize(tmpl, &t, &mode);
+    if (n == (size_t)-1)
+        return -1;
+    if (check(t, 0, n, L_TOP, NULL) != n)
+        goto done;
+
+    x.bench = b;
+    x.o = &o;
+    x.mode = mode;
+    /* At the top, nanobench lets every result tag through when there is
+     * exactly one result; otherwise only config tags, from the last result. */
+    count = nb_result_count(b);
+    top = count ? nb_result_at(b, count - 1) : NULL;
+    if (count == 1) {
+        if (render_range(&x, t, 0, n, L_RESULT, top, 0, 1))
+            goto done;
+    } else {
+        size_t i;
+        for (i = 0; i < n; ++i) /* calls and {{#measurement}} need one result */
+            if ((t[i].kind == T_VALUE && !is_config_tag(&t[i]) && !is_string_tag(&t[i])) ||
+                (t[i].kind == T_OPEN && name_is(&t[i], "measurement")))
+                break;
+            else if (t[i].kind == T_OPEN || t[i].kind == T_INVERTED)
+                i = t[i].close;
+        if (i < n)
+            goto done;
+        if (render_range(&x, t, 0, n, L_TOP, top, 0, count))
+            goto done;
+    }
+    if (o.failed)
+        goto done;
+    if (o.len && fwrite(o.p, 1, o.len, out) != o.len)
+        goto done;
+    if (fflush(out) != 0 || ferror(out))
+        goto done;
+    rc = 0;
+done:
+    util_free(o.p);
+    util_free(t);
+    return rc;
+}
+
+/* ---- built-in templates ---- */
+
+const char *nb_templ_csv(void)
+{
+    return "{{%csv}}"
+           "title;name;unit;batch;elapsed;error %;instructions;branches;branch misses;total\n"
+           "{{#result}}{{title}};{{name}};{{unit}};{{batch}};{{median(elapsed)}};"
+           "{{medianAbsolutePercentError(elapsed)}};{{median(instructions)}};"
+           "{{median(branchinstructions)}};{{median(branchmisses)}};"
+           "{{sumProduct(iterations, elapsed)}}\n"
+           "{{/result}}";
+}
+
+const char *nb_templ_json(void)
+{
+    return "{{%json}}{\n"
+           "    \"results\": [\n"
+           "{{#result}}        {\n"
+           "            \"title\": \"{{title}}\",\n"
+           "            \"name\": \"{{name}}\",\n"
+           "            \"unit\": \"{{unit}}\",\n"
+           "            \"batch\": {{batch}},\n"
+           "            \"complexityN\": {{complexityN}},\n"
+           "            \"epochs\": {{epochs}},\n"
+           "            \"clockResolution\": {{clockResolution}},\n"
+           "            \"clockResolutionMultiple\": {{clockResolutionMultiple}},\n"
+           "            \"maxEpochTime\": {{maxEpochTime}},\n"
+           "            \"minEpochTime\": {{minEpochTime}},\n"
+           "            \"minEpochIterations\": {{minEpochIterations}},\n"
+           "            \"epochIterations\": {{epochIterations}},\n"
+           "            \"warmup\": {{warmup}},\n"
+           "            \"relative\": {{relative}},\n"
+           "            \"median(elapsed)\": {{median(elapsed)}},\n"
+           "            \"medianAbsolutePercentError(elapsed)\": "
+           "{{medianAbsolutePercentError(elapsed)}},\n"
+           "            \"median(instructions)\": {{median(instructions)}},\n"
+           "            \"medianAbsolutePercentError(instructions)\": "
+           "{{medianAbsolutePercentError(instructions)}},\n"
+           "            \"median(cpucycles)\": {{median(cpucycles)}},\n"
+           "            \"median(contextswitches)\": {{median(contextswitches)}},\n"
+           "            \"median(pagefaults)\": {{median(pagefaults)}},\n"
+           "            \"median(branchinstructions)\": {{median(branchinstructions)}},\n"
+           "            \"median(branchmisses)\": {{median(branchmisses)}},\n"
+           "            \"totalTime\": {{sumProduct(iterations, elapsed)}},\n"
+           "            \"measurements\": [\n"
+           "{{#measurement}}                {\n"
+           "                    \"iterations\": {{iterations}},\n"
+           "                    \"elapsed\": {{elapsed}},\n"
+           "                    \"pagefaults\": {{pagefaults}},\n"
+           "                    \"cpucycles\": {{cpucycles}},\n"
+           "                    \"contextswitches\": {{contextswitches}},\n"
+           "                    \"instructions\": {{instructions}},\n"
+           "                    \"branchinstructions\": {{branchinstructions}},\n"
+           "                    \"branchmisses\": {{branchmisses}}\n"
+           "                }{{^-last}},{{/-last}}\n"
+           "{{/measurement}}            ]\n"
+           "        }{{^-last}},{{/-last}}\n"
+           "{{/result}}    ]\n"
+           "}\n";
+}
+
+const char *nb_templ_html_boxplot(void)
+{
+    return "{{%json}}<!DOCTYPE html>\n"
+           "<html>\n"
+           "<head>\n"
+           "    <meta charset=\"utf-8\">\n"
+           "    <script src=\"https://cdn.plot.ly/plotly-latest.min.js\"></script>\n"
+           "</head>\n"
+           "<body>\n"
+           "    <div id=\"boxplot\" style=\"width:100%; height:90vh\"></div>\n"
+           "    <script>\n"
+           "        var data = [\n"
+           "{{#result}}            {\n"
+           "                name: \"{{name}}\",\n"
+           "                y: [{{#measurement}}{{elapsed}}{{^-last}}, {{/-last}}"
+           "{{/measurement}}]\n"
+           "            }{{^-last}},{{/-last}}\n"
+           "{{/result}}        ];\n"
+           "        var title = \"{{title}}\";\n"
+           "        data = data.map(function (d) {\n"
+           "            return Object.assign(d, { type: 'box', boxpoints: 'all', pointpos: 0 });\n"
+           "        });\n"
+           "        var layout = {\n"
+           "            title: { text: title },\n"
+           "            showlegend: false,\n"
+           "            yaxis: { title: 'seconds per iteration', rangemode: 'tozero',"
+           " autorange: true }\n"
+           "        };\n"
+           "        Plotly.newPlot('boxplot', data, layout, { responsive: true });\n"
+           "    </script>\n"
+           "</body>\n"
+           "</html>\n";
+}
+
+const char *nb_templ_pyperf(void)
+{
+    return "{{%json}}{\n"
+           "    \"benchmarks\": [\n"
+           "        {\n"
+           "            \"runs\": [\n"
+           "                {\n"
+           "                    \"values\": [\n"
+           "{{#measurement}}                        {{elapsed}}{{^-last}},{{/-last}}\n"
+           "{{/measurement}}                    ]\n"
+           "                }\n"
+           "            ]\n"
+           "        }\n"
+           "    ],\n"
+           "    \"metadata\": {\n"
+           "        \"loops\": {{sum(iterations)}},\n"
+           "        \"inner_loops\": {{batch}},\n"
+           "        \"name\": \"{{title}}\",\n"
+           "        \"unit\": \"second\"\n"
+           "    },\n"
+           "    \"version\": \"1.0\"\n"
+           "}\n";
+}

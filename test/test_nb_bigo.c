@@ -1,0 +1,246 @@
+/* Complexity fits: synthetic data with known answers, the fit table that
+ * BENCHMARKS.md (and the seed's nanobench PR) prints for ComplexMemPool, and
+ * nb_complexity_bigo over results made by real nb_run calls. */
+#include "bench/nanobench.h"
+#include "check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int close_rel(double a, double b, double rel)
+{
+    return fabs(a - b) <= rel * fabs(b);
+}
+
+static const nb_bigo *find_fit(const nb_bigo *f, size_t n, const char *name)
+{
+    size_t i;
+    for (i = 0; i < n; ++i)
+        if (strcmp(f[i].name, name) == 0)
+            return &f[i];
+    return NULL;
+}
+
+/* Reads everything written to f since it was opened. */
+static char *slurp(FILE *f)
+{
+    long len;
+    char *s;
+    fflush(f);
+    len = ftell(f);
+    if (len < 0)
+        return NULL;
+    s = malloc((size_t)len + 1);
+    if (!s)
+        return NULL;
+    rewind(f);
+    if (fread(s, 1, (size_t)len, f) != (size_t)len) {
+        free(s);
+        return NULL;
+    }
+    s[len] = '\0';
+    return s;
+}
+
+static void test_exact_shapes(void)
+{
+    static const double n[] = {10, 20, 50, 100, 200, 500, 1000};
+    static const char *names[] = {"O(1)", "O(n)", "O(log n)", "O(n log n)", "O(n^2)", "O(n^3)"};
+    double t[7];
+    nb_bigo fits[6];
+    size_t i, k, got;
+
+    for (k = 0; k < 6; ++k) {
+        for (i = 0; i < 7; ++i) {
+            double x = n[i];
+            double f = k == 0 ? 1 : k == 1 ? x : k == 2 ? log2(x) : k == 3 ? x * log2(x)
+                     : k == 4 ? x * x : x * x * x;
+            t[i] = 3.5e-9 * f;
+        }
+        got = nb_bigo_fit(n, t, 7, fits, 6);
+        CHECK(got == 6);
+        CHECKF(strcmp(fits[0].name, names[k]) == 0, "exact %s fitted best as %s", names[k],
+               fits[0].name);
+        CHECKF(close_rel(fits[0].coefficient, 3.5e-9, 1e-12), "%s coefficient %.17g", names[k],
+               fits[0].coefficient);
+        CHECK(fits[0].normalized_rms < 1e-12);
+        for (i = 1; i < 6; ++i) /* best first */
+            CHECK(fits[i - 1].normalized_rms <= fits[i].normalized_rms);
+        CHECK(fits[1].normalized_rms > 0.01);
+    }
+}
+
+static void test_noisy(void)
+{
+    /* t = c n^2 with +-10% multiplicative noise: still O(n^2) first */
+    double n[12], t[12];
+    nb_bigo fits[6];
+    size_t i, trial;
+
+    for (trial = 0; trial < 50; ++trial) {
+        for (i = 0; i < 12; ++i) {
+            double noise = 0.9 + 0.2 * (double)check_rng_below(1000001) / 1e6;
+            n[i] = 16.0 * (double)(i + 1);
+            t[i] = 2e-8 * n[i] * n[i] * noise;
+        }
+        if (!CHECK(nb_bigo_fit(n, t, 12, fits, 6) == 6))
+            break;
+        if (!CHECKF(strcmp(fits[0].name, "O(n^2)") == 0, "noisy n^2 fitted as %s", fits[0].name))
+            break;
+        CHECK(close_rel(fits[0].coefficient, 2e-8, 0.1));
+        /* the large n dominate: residual sd ~5.8% of t(max), mean ~35% of it */
+        CHECK(fits[0].normalized_rms < 0.3);
+    }
+    /* linear with +-1% noise picks O(n) over O(n log n) (which misses exact
+     * linear data by 9% here; the noise costs O(n) under 1%) */
+    for (i = 0; i < 12; ++i) {
+        n[i] = 16.0 * (double)(1u << i);
+        t[i] = 5e-9 * n[i] * (0.99 + 0.02 * (double)check_rng_below(1001) / 1000.0);
+    }
+    CHECK(nb_bigo_fit(n, t, 12, fits, 6) == 6);
+    CHECKF(strcmp(fits[0].name, "O(n)") == 0, "noisy n fitted as %s", fits[0].name);
+}
+
+/* The example in BENCHMARKS.md: ComplexMemPool's median ns/op at
+ * -asymptote=25,50,100,200,400,600,800 and the fit table printed for it. */
+static void test_benchmarks_md_table(void)
+{
+    static const double n[] = {25, 50, 100, 200, 400, 600, 800};
+    static const double ns[] = {1064241.00, 1579530.00, 4022774.00, 15390986.00,
+                                69394711.00, 168977165.00, 310109077.00};
+    static const char *want =
+        "|   coefficient |   err% | complexity\n"
+        "|--------------:|-------:|------------\n"
+        "|   4.78486e-07 |   4.5% | O(n^2)\n"
+        "|   6.38557e-10 |  21.7% | O(n^3)\n"
+        "|   3.42338e-05 |  38.0% | O(n log n)\n"
+        "|   0.000313914 |  46.9% | O(n)\n"
+        "|     0.0129823 | 114.4% | O(log n)\n"
+        "|     0.0815055 | 133.8% | O(1)\n";
+    double t[7];
+    nb_bigo fits[6];
+    const nb_bigo *f;
+    size_t i;
+    FILE *tmp;
+    char *s;
+
+    for (i = 0; i < 7; ++i)
+        t[i] = ns[i] * 1e-9;
+    CHECK(nb_bigo_fit(n, t, 7, fits, 6) == 6);
+    f = find_fit(fits, 6, "O(n^2)");
+    CHECK(f && close_rel(f->coefficient, 4.78486e-07, 1e-5) &&
+          fabs(f->normalized_rms - 0.045) < 0.0005);
+    f = find_fit(fits, 6, "O(log n)"); /* base-2 logarithm: 0.0187 with ln */
+    CHECK(f && close_rel(f->coefficient, 0.0129823, 1e-5));
+
+    tmp = tmpfile();
+    if (!CHECK(tmp != NULL))
+        return;
+    CHECK(nb_bigo_print(tmp, fits, 6) == 0);
+    s = slurp(tmp);
+    CHECKF(s && strcmp(s, want) == 0, "fit table:\n%s", s ? s : "(null)");
+    free(s);
+    fclose(tmp);
+
+    /* fewer than all: cap */
+    CHECK(nb_bigo_fit(n, t, 7, fits, 2) == 2);
+    CHECK(strcmp(fits[0].name, "O(n^2)") == 0 && strcmp(fits[1].name, "O(n^3)") == 0);
+    CHECK(nb_bigo_fit(n, t, 0, fits, 6) == 0);
+
+    /* a write error is reported */
+    tmp = fopen("/dev/full", "w");
+    if (tmp) {
+        CHECK(nb_bigo_print(tmp, fits, 2) == -1);
+        fclose(tmp);
+    }
+}
+
+static void test_points_skipped(void)
+{
+    /* n <= 0 means "no complexity N"; non-finite times are not points */
+    double n[] = {-1, 0, 10, 20, 40, 80};
+    double t[] = {5, 5, 100e-9, 400e-9, NAN, 6400e-9};
+    nb_bigo fits[6];
+    CHECK(nb_bigo_fit(n, t, 6, fits, 6) == 6);
+    CHECK(strcmp(fits[0].name, "O(n^2)") == 0 && fits[0].normalized_rms < 1e-12);
+    CHECK(close_rel(fits[0].coefficient, 1e-9, 1e-12));
+}
+
+/* ---- over real results ---- */
+
+static double sink;
+
+static void op_loop(void *arg)
+{
+    size_t i, n = *(const size_t *)arg;
+    double acc = 0;
+    for (i = 0; i < n; ++i)
+        acc += (double)i * 0.5;
+    sink += acc;
+}
+
+static double square(double x)
+{
+    return x * x;
+}
+
+static void test_over_results(void)
+{
+    nb_bench *b = nb_bench_new();
+    nb_bigo fits[6], arr[6], custom;
+    double n[8], t[8];
+    size_t i, count = 0, sizes[] = {100, 200, 400, 800};
+
+    if (!CHECK(b != NULL))
+        return;
+    nb_output(b, NULL);
+    nb_epochs(b, 3);
+    nb_min_epoch_time(b, 100000); /* 0.1 ms: keep the test quick */
+    CHECK(nb_complexity_bigo(b, fits, 6) == 0);
+    CHECK(nb_complexity_bigo_custom(b, "x", square, &custom) == -1);
+
+    nb_name(b, "no N");
+    nb_run(b, op_loop, &sizes[0]); /* no complexity N: not a point */
+    for (i = 0; i < 4; ++i) {
+        nb_name(nb_complexity_n(b, (double)sizes[i]), "loop");
+        nb_run(b, op_loop, &sizes[i]);
+    }
+    CHECK(nb_result_count(b) == 5);
+    for (i = 0; i < nb_result_count(b); ++i) {
+        const nb_result *r = nb_result_at(b, i);
+        if (nb_result_complexity_n(r) > 0) {
+            n[count] = nb_result_complexity_n(r);
+            t[count++] = nb_result_median(r, NB_ELAPSED);
+        }
+    }
+    CHECK(count == 4);
+    CHECK(nb_complexity_bigo(b, fits, 6) == 6);
+    CHECK(nb_bigo_fit(n, t, count, arr, 6) == 6);
+    for (i = 0; i < 6; ++i) {
+        CHECK(strcmp(fits[i].name, arr[i].name) == 0);
+        CHECK(fits[i].coefficient == arr[i].coefficient);
+        CHECK(fits[i].normalized_rms == arr[i].normalized_rms);
+    }
+    CHECK(nb_complexity_bigo_custom(b, "n^2", square, &custom) == 0);
+    CHECK(strcmp(custom.name, "n^2") == 0);
+    {
+        const nb_bigo *q = find_fit(fits, 6, "O(n^2)");
+        CHECK(q && custom.coefficient == q->coefficient &&
+              custom.normalized_rms == q->normalized_rms);
+    }
+    nb_bench_free(b);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    check_rng_init(argv[0]);
+    test_exact_shapes();
+    test_noisy();
+    test_benchmarks_md_table();
+    test_points_skipped();
+    test_over_results();
+    return check_finish();
+}

@@ -1,0 +1,560 @@
+/* nb_render: the template language and the built-in templates, over results
+ * made by real nb_run calls. JSON output is checked with a small strict
+ * validator (RFC 8259 grammar; no NaN/Infinity), CSV by counting rows and
+ * fields, and a custom template against golden text. */
+#include "bench/nanobench.h"
+#include "check.h"
+#include "util/alloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- helpers ---- */
+
+static char *slurp(FILE *f)
+{
+    long len;
+    char *s;
+    fflush(f);
+    len = ftell(f);
+    if (len < 0)
+        return NULL;
+    s = malloc((size_t)len + 1);
+    if (!s)
+        return NULL;
+    rewind(f);
+    if (fread(s, 1, (size_t)len, f) != (size_t)len) {
+        free(s);
+        return NULL;
+    }
+    s[len] = '\0';
+    return s;
+}
+
+/* Renders into a string; *rc gets nb_render's return. Caller frees. */
+static char *render(const char *tmpl, const nb_bench *b, int *rc)
+{
+    FILE *f = tmpfile();
+    char *s;
+    if (!f)
+        return NULL;
+    *rc = nb_render(tmpl, b, f);
+    s = slurp(f);
+    fclose(f);
+    return s;
+}
+
+static size_t count_substr(const char *s, const char *sub)
+{
+    size_t n = 0, l = strlen(sub);
+    while ((s = strstr(s, sub)) != NULL) {
+        ++n;
+        s += l;
+    }
+    return n;
+}
+
+/* ---- a strict JSON validator ---- */
+
+static const char *js_value(const char *p, int depth);
+
+static const char *js_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        ++p;
+    return p;
+}
+
+static int hexdig(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static const char *js_string(const char *p)
+{
+    if (*p++ != '"')
+        return NULL;
+    for (;;) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"')
+            return p + 1;
+        if (c < 0x20)
+            return NULL; /* includes the terminating NUL */
+        if (c == '\\') {
+            ++p;
+            if (*p == 'u') {
+                if (!hexdig(p[1]) || !hexdig(p[2]) || !hexdig(p[3]) || !hexdig(p[4]))
+                    return NULL;
+                p += 5;
+                continue;
+            }
+            if (!*p || !strchr("\"\\/bfnrt", *p))
+                return NULL;
+        }
+        ++p;
+    }
+}
+
+static const char *js_number(const char *p)
+{
+    if (*p == '-')
+        ++p;
+    if (*p == '0')
+        ++p;
+    else if (*p >= '1' && *p <= '9')
+        while (*p >= '0' && *p <= '9')
+            ++p;
+    else
+        return NULL;
+    if (*p == '.') {
+        ++p;
+        if (!(*p >= '0' && *p <= '9'))
+            return NULL;
+        while (*p >= '0' && *p <= '9')
+            ++p;
+    }
+    if (*p == 'e' || *p == 'E') {
+        ++p;
+        if (*p == '+' || *p == '-')
+            ++p;
+        if (!(*p >= '0' && *p <= '9'))
+            return NULL;
+        while (*p >= '0' && *p <= '9')
+            ++p;
+    }
+    return p;
+}
+
+static const char *js_value(const char *p, int depth)
+{
+    if (depth > 64)
+        return NULL;
+    p = js_ws(p);
+    if (*p == '{' || *p == '[') {
+        char close = *p == '{' ? '}' : ']';
+        int obj = *p == '{';
+        p = js_ws(p + 1);
+        if (*p == close)
+            return p + 1;
+        for (;;) {
+            if (obj) {
+                p = js_string(js_ws(p));
+                if (!p)
+                    return NULL;
+                p = js_ws(p);
+                if (*p++ != ':')
+                    return NULL;
+            }
+            p = js_value(p, depth + 1);
+            if (!p)
+                return NULL;
+            p = js_ws(p);
+            if (*p == ',') {
+                ++p;
+                continue;
+            }
+            return *p == close ? p + 1 : NULL;
+        }
+    }
+    if (*p == '"')
+        return js_string(p);
+    if (!strncmp(p, "true", 4))
+        return p + 4;
+    if (!strncmp(p, "false", 5))
+        return p + 5;
+    if (!strncmp(p, "null", 4))
+        return p + 4;
+    return js_number(p);
+}
+
+static int json_valid(const char *s)
+{
+    const char *p = js_value(s, 0);
+    return p && *js_ws(p) == '\0';
+}
+
+static void test_validator(void)
+{
+    CHECK(json_valid("{\"a\": [1, -2.5e3, true, false, null, \"x\\\"\\u00e9\"]}"));
+    CHECK(json_valid("[]"));
+    CHECK(!json_valid("[1,]"));
+    CHECK(!json_valid("{\"a\": nan}"));
+    CHECK(!json_valid("[inf]"));
+    CHECK(!json_valid("[\"a\nb\"]"));
+    CHECK(!json_valid("[01]"));
+    CHECK(!json_valid("{\"a\" 1}"));
+    CHECK(!json_valid("[1] x"));
+}
+
+/* ---- CSV: rows and fields, honouring quotes ---- */
+
+/* Counts records and checks each has `fields` fields; returns records or -1. */
+static long csv_records(const char *s, int fields)
+{
+    long records = 0;
+    int f = 1, inq = 0;
+    for (; *s; ++s) {
+        if (inq) {
+            if (*s == '"') {
+                if (s[1] == '"')
+                    ++s;
+                else
+                    inq = 0;
+            }
+        } else if (*s == '"') {
+            inq = 1;
+        } else if (*s == ';') {
+            ++f;
+        } else if (*s == '\n') {
+            if (f != fields)
+                return -1;
+            ++records;
+            f = 1;
+        }
+    }
+    return inq || f != 1 ? -1 : records;
+}
+
+/* ---- benches with real results ---- */
+
+static volatile unsigned counter;
+
+static void op_inc(void *arg)
+{
+    (void)arg;
+    counter++;
+}
+
+#define EPOCHS 3
+
+/* A bench with `n` results named names[i], counters off (so not measured). */
+static nb_bench *make_bench(const char *const *names, size_t n)
+{
+    nb_bench *b = nb_bench_new();
+    size_t i;
+    if (!b)
+        return NULL;
+    nb_output(b, NULL);
+    nb_performance_counters(b, 0);
+    nb_epochs(b, EPOCHS);
+    nb_min_epoch_time(b, 20000);
+    nb_epoch_iterations(b, 1000);
+    for (i = 0; i < n; ++i) {
+        nb_name(b, names[i]);
+        nb_run(b, op_inc, NULL);
+    }
+    return b;
+}
+
+static const char *const hard_names[] = {
+    "plain", "quote \" backslash \\ newline \n tab \t end", "semi;colon,comma",
+    "</script><b>'&'", "ctl \001 del \177 bad \xff utf8 \xc3\xa9 ls \xe2\x80\xa8",
+};
+#define HARD_COUNT (sizeof hard_names / sizeof hard_names[0])
+
+static void test_json(void)
+{
+    nb_bench *b = make_bench(hard_names, HARD_COUNT);
+    char *s;
+    int rc = -1;
+
+    if (!CHECK(b != NULL && nb_result_count(b) == HARD_COUNT))
+        goto out;
+    s = render(nb_templ_json(), b, &rc);
+    CHECK(rc == 0);
+    CHECKF(s && json_valid(s), "invalid JSON:\n%s", s ? s : "(null)");
+    if (s) {
+        CHECK(strstr(s, "\"name\": \"quote \\\" backslash \\\\ newline \\n tab \\t end\"") != NULL);
+        CHECK(strstr(s, "\"name\": \"\\u003c/script\\u003e\\u003cb\\u003e\\u0027\\u0026\\u0027\"")
+              != NULL);
+        CHECK(strstr(s, "ctl \\u0001 del \\u007f bad \\ufffd utf8 \xc3\xa9 ls \\u2028") != NULL);
+        /* counters off: not measured, so null, never 0 and never a bare nan */
+        CHECK(count_substr(s, "\"median(instructions)\": null") == HARD_COUNT);
+        CHECK(count_substr(s, "\"instructions\": null") == HARD_COUNT * EPOCHS);
+        CHECK(count_substr(s, "\"branchmisses\": null") == HARD_COUNT * EPOCHS);
+        CHECK(strstr(s, "nan") == NULL && strstr(s, "inf") == NULL);
+        CHECK(count_substr(s, "\"iterations\": 1000,") == HARD_COUNT * EPOCHS);
+        CHECK(count_substr(s, "\"relative\": false") == HARD_COUNT);
+        CHECK(count_substr(s, "\"epochs\": 3,") == HARD_COUNT);
+        CHECK(count_substr(s, "\"complexityN\": -1,") == HARD_COUNT);
+    }
+    free(s);
+out:
+    nb_bench_free(b);
+
+    /* no results at all: still valid JSON */
+    b = nb_bench_new();
+    if (CHECK(b != NULL)) {
+        s = render(nb_templ_json(), b, &rc);
+        CHECK(rc == 0 && s && json_valid(s));
+        free(s);
+        nb_bench_free(b);
+    }
+}
+
+static void test_csv(void)
+{
+    nb_bench *b = make_bench(hard_names, HARD_COUNT);
+    char *s;
+    int rc = -1;
+
+    if (!CHECK(b != NULL))
+        return;
+    s = render(nb_templ_csv(), b, &rc);
+    CHECK(rc == 0);
+    /* names with line breaks are quoted, so one record per result */
+    CHECKF(s && csv_records(s, 10) == (long)HARD_COUNT + 1, "CSV:\n%s", s ? s : "(null)");
+    if (s) {
+        static const char *head = "title;name;unit;batch;elapsed;error %;instructions;"
+                                  "branches;branch misses;total\nbenchmark;plain;op;1;";
+        CHECK(strncmp(s, head, strlen(head)) == 0);
+        CHECK(strstr(s, "\"quote \"\" backslash \\ newline \n tab \t end\"") != NULL);
+        CHECK(strstr(s, ";\"semi;colon,comma\";") != NULL);
+        /* counters not measured: empty fields */
+        CHECK(count_substr(s, ";;;") == HARD_COUNT);
+        CHECK(strstr(s, "nan") == NULL);
+    }
+    free(s);
+    nb_bench_free(b);
+}
+
+static void test_html_pyperf(void)
+{
+    nb_bench *b = make_bench(hard_names, HARD_COUNT);
+    nb_bench *one = make_bench(hard_names + 1, 1);
+    char *s;
+    int rc = -1;
+
+    if (!CHECK(b != NULL && one != NULL))
+        goto out;
+    s = render(nb_templ_html_boxplot(), b, &rc);
+    CHECK(rc == 0);
+    if (s) {
+        CHECK(strstr(s, "Plotly.newPlot") != NULL);
+        CHECK(count_substr(s, "y: [") == HARD_COUNT);
+        CHECK(count_substr(s, "</script>") == 2); /* only the template's own */
+        CHECK(strstr(s, "name: \"plain\",") != NULL);
+        CHECK(strstr(s, "var title = \"benchmark\";") != NULL);
+    }
+    free(s);
+
+    /* pyperf: one result only, as in nanobench */
+    s = render(nb_templ_pyperf(), b, &rc);
+    CHECK(rc == -1);
+    free(s);
+    s = render(nb_templ_pyperf(), one, &rc);
+    CHECK(rc == 0);
+    CHECKF(s && json_valid(s), "pyperf:\n%s", s ? s : "(null)");
+    if (s) {
+        char want[64];
+        snprintf(want, sizeof want, "\"loops\": %d,", EPOCHS * 1000);
+        CHECK(strstr(s, want) != NULL);
+        CHECK(strstr(s, "\"unit\": \"second\"") != NULL);
+    }
+    free(s);
+out:
+    nb_bench_free(b);
+    nb_bench_free(one);
+}
+
+static void test_golden(void)
+{
+    static const char *const names[] = {"a", "b", "c"};
+    static const char *tmpl =
+        "{{! a comment }}[{{title}}]\n"
+        "{{#result}}{{#-first}}first {{/-first}}{{^-first}}then {{/-first}}"
+        "{{ name }}/{{unit}}/{{batch}}/{{epochs}}/{{warmup}}/{{relative}}/{{complexityN}}:"
+        "{{#measurement}}{{iterations}}{{#-last}}.{{/-last}}{{^-last}},{{/-last}}"
+        "{{/measurement}}"
+        "{{#-last}} last{{/-last}}{{^-last}}; {{/-last}}{{/result}}\n";
+    static const char *want =
+        "[benchmark]\n"
+        "first a/op/1/3/0/false/-1:1000,1000,1000.; then b/op/1/3/0/false/-1:1000,1000,1000.; "
+        "then c/byte/2.5/3/0/true/7:1000,1000,1000. last\n";
+    nb_bench *b = nb_bench_new();
+    char *s;
+    int rc = -1;
+
+    if (!CHECK(b != NULL))
+        return;
+    nb_output(b, NULL);
+    nb_performance_counters(b, 0);
+    nb_epochs(b, 3);
+    nb_epoch_iterations(b, 1000);
+    nb_run(nb_name(b, names[0]), op_inc, NULL);
+    nb_run(nb_name(b, names[1]), op_inc, NULL);
+    nb_relative(nb_complexity_n(nb_batch(nb_unit(b, "byte"), 2.5), 7), 1);
+    nb_run(nb_name(b, names[2]), op_inc, NULL);
+    s = render(tmpl, b, &rc);
+    CHECK(rc == 0);
+    CHECKF(s && strcmp(s, want) == 0, "golden:\n%s", s ? s : "(null)");
+    free(s);
+
+    /* numbers read back exactly */
+    s = render("{{#result}}{{median(elapsed)}} {{sumProduct(iterations, elapsed)}} "
+               "{{medianAbsolutePercentError(elapsed)}}\n{{/result}}", b, &rc);
+    CHECK(rc == 0);
+    if (s) {
+        const char *p = s;
+        size_t i;
+        for (i = 0; i < 3; ++i) {
+            const nb_result *r = nb_result_at(b, i);
+            char *end;
+            double med = strtod(p, &end), tot, err;
+            tot = strtod(end, &end);
+            err = strtod(end, &end);
+            CHECK(med == nb_result_median(r, NB_ELAPSED));
+            CHECK(tot == nb_result_sum_product(r, NB_ITERATIONS, NB_ELAPSED));
+            CHECK(err == nb_result_err(r, NB_ELAPSED));
+            p = end + 1;
+        }
+    }
+    free(s);
+
+    /* top level: several results give config tags of the last one only */
+    s = render("{{unit}} {{batch}}", b, &rc);
+    CHECK(rc == 0 && s && strcmp(s, "byte 2.5") == 0);
+    free(s);
+    s = render("{{median(elapsed)}}", b, &rc);
+    CHECK(rc == -1 && s && *s == '\0');
+    free(s);
+
+    /* raw mode prints a value that was not measured as nan; csv leaves it
+     * empty; json writes null */
+    s = render("{{#result}}{{median(cpucycles)}}|{{/result}}", b, &rc);
+    CHECK(rc == 0 && s && strcmp(s, "nan|nan|nan|") == 0);
+    free(s);
+    s = render("{{%csv}}{{#result}}{{median(cpucycles)}}|{{/result}}", b, &rc);
+    CHECK(rc == 0 && s && strcmp(s, "|||") == 0);
+    free(s);
+    s = render("{{%json}}{{#result}}{{median(cpucycles)}}|{{/result}}", b, &rc);
+    CHECK(rc == 0 && s && strcmp(s, "null|null|null|") == 0);
+    free(s);
+
+    /* context */
+    nb_context(b, "cpu", "x\"y");
+    nb_run(nb_name(b, "d"), op_inc, NULL);
+    s = render("{{%json}}{{#result}}{{#-last}}{{context(cpu)}}{{/-last}}{{/result}}", b, &rc);
+    CHECK(rc == 0 && s && strcmp(s, "x\\\"y") == 0);
+    free(s);
+    s = render("{{#result}}{{context(cpu)}}{{/result}}", b, &rc); /* unset in a, b, c */
+    CHECK(rc == -1);
+    free(s);
+    nb_bench_free(b);
+
+    /* no results: config tags come from the bench */
+    b = nb_bench_new();
+    if (CHECK(b != NULL)) {
+        nb_title(nb_unit(b, "byte"), "t");
+        s = render("{{title}} {{unit}} {{epochs}} {{relative}}{{#result}}x{{/result}}", b, &rc);
+        CHECK(rc == 0 && s && strcmp(s, "t byte 11 false") == 0);
+        free(s);
+        nb_bench_free(b);
+    }
+}
+
+static void test_malformed(void)
+{
+    static const char *const bad[] = {
+        "{{#result}}",                                   /* unclosed */
+        "{{/result}}",                                   /* stray close */
+        "{{#result}}{{/measurement}}",                   /* mismatched */
+        "{{#result}}{{#measurement}}{{/result}}{{/measurement}}",
+        "{{bogus}}",                                     /* unknown tag */
+        "{{#result}}{{bogus}}{{/result}}",
+        "{{#result}}{{median(bogus)}}{{/result}}",       /* unknown measure */
+        "{{#result}}{{median(elapsed, iterations)}}{{/result}}",
+        "{{#result}}{{sumProduct(elapsed)}}{{/result}}",
+        "{{#result}}{{median elapsed}}{{/result}}",
+        "{{#result}}{{#measurement}}{{name}}{{/measurement}}{{/result}}",
+        "{{#result}}{{#measurement}}{{#measurement}}{{/measurement}}{{/measurement}}{{/result}}",
+        "{{#result}}{{#result}}{{/result}}{{/result}}",
+        "{{#foo}}{{/foo}}",                              /* unknown section */
+        "{{^result}}{{/result}}",                        /* inverted list */
+        "{{#-first}}x{{/-first}}",                       /* -first outside a layer */
+        "{{#result}}{{#-first}}x{{/-last}}{{/result}}",
+        "abc {{name",                                    /* unterminated tag */
+        "{{}}",
+        "{{#}}{{/}}",
+        "{{%xml}}",                                      /* unknown pragma */
+    };
+    static const char *const names[] = {"a"};
+    nb_bench *b = make_bench(names, 1);
+    size_t i;
+
+    if (!CHECK(b != NULL))
+        return;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        int rc = 0;
+        char *s = render(bad[i], b, &rc);
+        CHECKF(rc == -1, "accepted malformed template %s", bad[i]);
+        CHECKF(s && *s == '\0', "wrote output for malformed template %s", bad[i]);
+        free(s);
+    }
+    {
+        int rc = -1;
+        char *s = render("plain {{#result}}{{name}}{{/result}} text", b, &rc);
+        CHECK(rc == 0 && s && strcmp(s, "plain a text") == 0);
+        free(s);
+        s = render("", b, &rc);
+        CHECK(rc == 0 && s && *s == '\0');
+        free(s);
+        /* one result: result tags work at the top level too (pyperf uses it) */
+        s = render("{{name}} {{sum(iterations)}}", b, &rc);
+        CHECKF(rc == 0 && s && strcmp(s, "a 3000") == 0, "%s", s ? s : "(null)");
+        free(s);
+    }
+    CHECK(nb_render(NULL, b, stdout) == -1);
+    CHECK(nb_render("x", NULL, stdout) == -1);
+    CHECK(nb_render("x", b, NULL) == -1);
+    nb_bench_free(b);
+}
+
+static void test_errors(void)
+{
+    static const char *const names[] = {"a", "b"};
+    nb_bench *b = make_bench(names, 2);
+    FILE *full;
+    long k;
+
+    if (!CHECK(b != NULL))
+        return;
+    full = fopen("/dev/full", "w");
+    if (full) {
+        CHECK(nb_render(nb_templ_json(), b, full) == -1);
+        fclose(full);
+    }
+    /* every allocation the renderer makes can fail, and it says so */
+    for (k = 0; k < 4; ++k) {
+        int rc;
+        char *s;
+        util_alloc_fail_after(k);
+        s = render(nb_templ_json(), b, &rc);
+        util_alloc_fail_after(-1);
+        if (rc == 0) {
+            CHECK(s && json_valid(s));
+            free(s);
+            break;
+        }
+        CHECK(rc == -1 && s && *s == '\0');
+        free(s);
+    }
+    CHECK(k >= 1 && k < 4);
+    nb_bench_free(b);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    check_rng_init(argv[0]);
+    test_validator();
+    test_json();
+    test_csv();
+    test_html_pyperf();
+    test_golden();
+    test_malformed();
+    test_errors();
+    return check_finish();
+}
