@@ -16,3 +16,5 @@ test_test_nb_bigo_LDADD = src/bench/libnanobench.la src/util/libbitcoin_util.la 
 test_test_nb_render_SOURCES = test/test_nb_render.c
 test_test_nb_render_LDADD = src/bench/libnanobench.la src/util/libbitcoin_util.la \
 	test/libtestutil.la
+
+EXTRA_DIST += doc/templates.md
