@@ -250,6 +250,39 @@ static void test_bytes_and_view(void)
     stream_destroy(&s);
 }
 
+static void test_views_and_seek(void)
+{
+    byte_stream s;
+    unsigned char *w, enc[9];
+    size_t i;
+    uint64_t n;
+
+    stream_init(&s);
+    CHECK(stream_write_view(&s, 0) != NULL && s.size == 0); /* allocates a buffer */
+    w = stream_write_view(&s, 5);
+    CHECK(w == s.data && s.size == 5);
+    memcpy(w, "hello", 5);
+    CHECK(stream_write_view(&s, SIZE_MAX) == NULL && s.size == 5);
+    CHECK(stream_seek(&s, 6) == -1 && s.pos == 0);
+    CHECK(stream_seek(&s, 5) == 0 && stream_remaining(&s) == 0);
+    CHECK(stream_seek(&s, 1) == 0 && stream_read_view(&s, 4) == s.data + 1);
+    CHECK(memcmp(s.data + 1, "ello", 4) == 0);
+    for (i = 0; i < sizeof cs_vectors / sizeof cs_vectors[0]; i++) {
+        memset(enc, 0xee, sizeof enc);
+        CHECK(stream_encode_compact_size(enc, cs_vectors[i].value) == cs_vectors[i].len);
+        CHECK(memcmp(enc, cs_vectors[i].enc, cs_vectors[i].len) == 0);
+        CHECK(cs_vectors[i].len == 9 || enc[cs_vectors[i].len] == 0xee);
+    }
+    stream_clear(&s);
+    w = stream_write_view(&s, 3);
+    CHECK(w && stream_encode_compact_size(w, 0xabcd) == 3);
+    CHECK(stream_read_compact_size(&s, &n) == 0 && n == 0xabcd);
+    util_alloc_fail_after(0);
+    CHECK(stream_write_view(&s, s.capacity) == NULL && s.size == 3);
+    util_alloc_fail_after(-1);
+    stream_destroy(&s);
+}
+
 static void test_alloc_failure(void)
 {
     unsigned char buf[300];
@@ -310,6 +343,7 @@ int main(int argc, char **argv)
     test_compact_size_noncanonical();
     test_compact_size_random();
     test_bytes_and_view();
+    test_views_and_seek();
     test_alloc_failure();
     return check_finish();
 }

@@ -6,3 +6,11 @@ check_PROGRAMS += test/test_stream
 TESTS += test/test_stream
 test_test_stream_SOURCES = test/test_stream.c
 test_test_stream_LDADD = src/util/libbitcoin_util.la test/libtestutil.la
+
+noinst_HEADERS += src/prevector/prevector.h src/prevector/serialize.h
+
+check_PROGRAMS += test/test_prevector
+TESTS += test/test_prevector
+test_test_prevector_SOURCES = test/test_prevector.c test/test_prevector_tu2.c \
+	test/prevector_kinds.h test/prevector_model.h
+test_test_prevector_LDADD = src/util/libbitcoin_util.la test/libtestutil.la

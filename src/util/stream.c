@@ -94,6 +94,26 @@ int stream_write(byte_stream *s, const void *data, size_t n)
     return 0;
 }
 
+unsigned char *stream_write_view(byte_stream *s, size_t n)
+{
+    unsigned char *p;
+    if (stream_room(s, n) != 0)
+        return NULL;
+    if (!s->data && stream_reserve(s, 64) != 0)
+        return NULL; /* n == 0 on a stream that never allocated: NULL means failure */
+    p = s->data + s->size;
+    s->size += n;
+    return p;
+}
+
+int stream_seek(byte_stream *s, size_t pos)
+{
+    if (pos > s->size)
+        return -1;
+    s->pos = pos;
+    return 0;
+}
+
 int stream_read(byte_stream *s, void *out, size_t n)
 {
     if (n > s->size - s->pos)
@@ -195,20 +215,23 @@ size_t stream_compact_size_len(uint64_t n)
     return 9;
 }
 
-int stream_write_compact_size(byte_stream *s, uint64_t n)
+size_t stream_encode_compact_size(unsigned char *out, uint64_t n)
 {
     size_t len = stream_compact_size_len(n);
-    unsigned char *p;
-    if (stream_room(s, len) != 0)
-        return -1;
-    p = s->data + s->size;
     if (len == 1) {
-        p[0] = (unsigned char)n;
+        out[0] = (unsigned char)n;
     } else {
-        p[0] = (unsigned char)(len == 3 ? 253 : len == 5 ? 254 : 255);
-        put_le(p + 1, n, len - 1);
+        out[0] = (unsigned char)(len == 3 ? 253 : len == 5 ? 254 : 255);
+        put_le(out + 1, n, len - 1);
     }
-    s->size += len;
+    return len;
+}
+
+int stream_write_compact_size(byte_stream *s, uint64_t n)
+{
+    if (stream_room(s, stream_compact_size_len(n)) != 0)
+        return -1;
+    s->size += stream_encode_compact_size(s->data + s->size, n);
     return 0;
 }
 

@@ -54,6 +54,12 @@ int stream_reserve(byte_stream *s, size_t n);
  * memory runs out or size + n overflows (stream unchanged). */
 int stream_write(byte_stream *s, const void *data, size_t n);
 
+/* Appends n bytes left for the caller to fill and returns a pointer to them,
+ * or NULL when memory runs out or size + n overflows (stream unchanged). The
+ * pointer is valid until the next write, clear or destroy. Lets a serialiser
+ * encode in place after one capacity check. */
+unsigned char *stream_write_view(byte_stream *s, size_t n);
+
 /* Copies the next n bytes to out and advances pos. 0, or -1 when fewer than n
  * bytes remain (pos unchanged, out untouched). */
 int stream_read(byte_stream *s, void *out, size_t n);
@@ -63,6 +69,10 @@ int stream_read(byte_stream *s, void *out, size_t n);
  * the next write, clear or destroy. n == 0 returns a non-NULL pointer only
  * when the stream has a buffer; use stream_remaining to test for room. */
 const unsigned char *stream_read_view(byte_stream *s, size_t n);
+
+/* Moves the read cursor to pos (e.g. back to a position saved earlier).
+ * 0, or -1 when pos > size (cursor unchanged). */
+int stream_seek(byte_stream *s, size_t pos);
 
 /* Fixed-width little-endian integers: 0, or -1 as stream_write/stream_read. */
 int stream_write_u8(byte_stream *s, uint8_t v);
@@ -80,6 +90,10 @@ int stream_write_compact_size(byte_stream *s, uint64_t n);
 
 /* Bytes that stream_write_compact_size(n) appends: 1, 3, 5 or 9. */
 size_t stream_compact_size_len(uint64_t n);
+
+/* Writes n's CompactSize encoding to out (room for 9 bytes, or for
+ * stream_compact_size_len(n)); returns the length written. */
+size_t stream_encode_compact_size(unsigned char *out, uint64_t n);
 
 /* Reads a CompactSize into *n. -1 (pos unchanged, *n untouched) when the
  * stream is truncated, the encoding is not the shortest one, or the value

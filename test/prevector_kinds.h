@@ -1,0 +1,42 @@
+/* The prevector kinds the tests use, defined once here so that two
+ * translation units expand the same macros (test_prevector.c and
+ * test_prevector_tu2.c). */
+#ifndef TEST_PREVECTOR_KINDS_H
+#define TEST_PREVECTOR_KINDS_H
+
+#include "prevector/prevector.h"
+#include "prevector/serialize.h"
+
+/* Bitcoin's script type: bytes, new ones zero. */
+PREVECTOR_DEFINE(pv_bytes, unsigned char, 28)
+PREVECTOR_DEFINE_SERIALIZE_BYTES(pv_bytes)
+
+/* The benchmarks' non-trivial kind: a struct of one int, made as -1,
+ * serialised as 4 little-endian bytes. */
+typedef struct {
+    int v;
+} nt_elem;
+
+static inline void nt_elem_init(nt_elem *e)
+{
+    e->v = -1;
+}
+
+#define NT_ELEM_ENCODE(dst, src) prevector_store_le32((dst), (uint32_t)(src)->v)
+#define NT_ELEM_DECODE(dst, src) ((dst)->v = (int)prevector_load_le32(src))
+
+PREVECTOR_DEFINE_INIT(pv_nt, nt_elem, 28, nt_elem_init)
+PREVECTOR_DEFINE_SERIALIZE(pv_nt, nt_elem, 4, NT_ELEM_ENCODE, NT_ELEM_DECODE)
+
+/* A small inline part narrower than the heap fields (6 bytes < 12). */
+#define U16_ENCODE(dst, src) ((dst)[0] = (unsigned char)*(src), \
+                              (dst)[1] = (unsigned char)(*(src) >> 8))
+#define U16_DECODE(dst, src) (*(dst) = (uint16_t)((src)[0] | (src)[1] << 8))
+PREVECTOR_DEFINE(pv_u16, uint16_t, 3)
+PREVECTOR_DEFINE_SERIALIZE(pv_u16, uint16_t, 2, U16_ENCODE, U16_DECODE)
+
+/* Defined in test_prevector_tu2.c: appends the bytes 0 .. n-1 to v through
+ * that file's own expansion of the macros; returns its push_back status. */
+int tu2_append_count(pv_bytes *v, size_t n);
+
+#endif
