@@ -275,6 +275,20 @@ void nb_impl_epoch_end(nb_bench *b)
     add(b, t1 >= b->logic.t0 ? t1 - b->logic.t0 : 0);
 }
 
+/* The "relative" column's reference: the first result of the same table,
+ * i.e. with the same title and unit (nanobench starts over when either
+ * changes). */
+static const nb_result *baseline(const nb_bench *b, const nb_result *r)
+{
+    size_t i;
+    for (i = 0; i < b->result_count; ++i) {
+        const nb_result *q = b->results[i];
+        if (strcmp(q->cfg.title, r->cfg.title) == 0 && strcmp(q->cfg.unit, r->cfg.unit) == 0)
+            return q;
+    }
+    return r;
+}
+
 void nb_impl_finish(nb_bench *b)
 {
     nb_logic *L = &b->logic;
@@ -297,7 +311,7 @@ void nb_impl_finish(nb_bench *b)
                         mask |= 1u << m;
             }
         }
-        if (nb_table_row(b->cfg.out, r, b->results[0], mask, nb_warnings_suppressed()) != 0)
+        if (nb_table_row(b->cfg.out, r, baseline(b, r), mask, nb_warnings_suppressed()) != 0)
             b->error = -1;
     }
 }
