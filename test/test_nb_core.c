@@ -13,7 +13,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -736,6 +738,144 @@ static void test_perf_software(void)
 #endif
 }
 
+/* ---- warnings, streams, endless, the real compiler ---- */
+
+static void test_warnings(void)
+{
+    char buf[4096], rec[1024];
+    size_t n = nb_warnings_gather(buf, sizeof(buf), rec, sizeof(rec), 0);
+    CHECK(n >= 1);
+    CHECK(strstr(buf, "* code calling nb_run was compiled without optimization") != NULL);
+    CHECK(strstr(rec, "* Make sure you compile for Release\n") != NULL);
+    nb_warnings_gather(buf, sizeof(buf), rec, sizeof(rec), 1);
+    CHECK(strstr(buf, "without optimization") == NULL);
+    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    CHECK(nb_warnings_suppressed());
+    setenv("NANOBENCH_SUPPRESS_WARNINGS", "0", 1);
+    CHECK(!nb_warnings_suppressed());
+    unsetenv("NANOBENCH_SUPPRESS_WARNINGS");
+    CHECK(!nb_warnings_suppressed());
+}
+
+/* Headers are tracked per stream: interleaving two streams with the same
+ * columns gives each one header. */
+static void test_two_streams(void)
+{
+    nb_bench *b = nb_bench_new();
+    nb_result *r;
+    char *ta = NULL, *tb = NULL, *p;
+    size_t la = 0, lb = 0;
+    FILE *a = open_memstream(&ta, &la), *c = open_memstream(&tb, &lb);
+    int ha = 0, hb = 0;
+    if (!CHECK(b && a && c))
+        return;
+    r = eleven(b, 1e-6, 0);
+    if (!CHECK(r != NULL))
+        return;
+    CHECK(nb_table_row(a, r, r, 0, 1) == 0);
+    CHECK(nb_table_row(c, r, r, 0, 1) == 0);
+    CHECK(nb_table_row(a, r, r, 0, 1) == 0);
+    CHECK(nb_table_row(c, r, r, 0, 1) == 0);
+    nb_table_forget(a);
+    nb_table_forget(c);
+    fclose(a);
+    fclose(c);
+    for (p = ta; (p = strstr(p, "|:-")) != NULL; ++p)
+        ha++;
+    for (p = tb; (p = strstr(p, "|:-")) != NULL; ++p)
+        hb++;
+    CHECK(ha == 1 && hb == 1);
+    CHECK(strcmp(ta, tb) == 0);
+    free(ta);
+    free(tb);
+    nb_result_free(r);
+    nb_bench_free(b);
+}
+
+static void empty_op(void *arg)
+{
+    (void)arg;
+}
+
+static void kept_op(void *arg)
+{
+    uint64_t *x = arg;
+    uint64_t y = *x * UINT64_C(0x9e3779b97f4a7c15);
+    nb_do_not_optimize_away(y);
+}
+
+/* On the real clock: an empty op ends in the overflow row quickly; the same
+ * op kept alive with nb_do_not_optimize_away measures normally. */
+static void test_real_optimized_away(void)
+{
+    nb_bench *b = nb_bench_new();
+    uint64_t x = 12345, t0;
+    if (!CHECK(b != NULL))
+        return;
+    nb_output(nb_performance_counters(b, 0), NULL);
+    t0 = nb_clock_now_ns();
+    nb_run(nb_name(b, "empty"), empty_op, NULL);
+    CHECK(nb_result_at(b, 0)->overflow == 1);
+    CHECKF(nb_clock_now_ns() - t0 < UINT64_C(5000000000), "took %g s",
+           (double)(nb_clock_now_ns() - t0) * 1e-9);
+    nb_run(nb_name(b, "kept"), kept_op, &x);
+    CHECK(nb_result_at(b, 1)->overflow == 0);
+    CHECK(nb_result_epoch_count(nb_result_at(b, 1)) == 11);
+    nb_bench_free(b);
+}
+
+/* NANOBENCH_ENDLESS=<name>: that benchmark runs until killed, and says so
+ * on stderr. Run in a child; the parent watches its calls go up. */
+static volatile uint64_t *endless_calls;
+
+static void endless_op(void *arg)
+{
+    (void)arg;
+    (*endless_calls)++;
+}
+
+static void test_endless(void)
+{
+    int fds[2], status;
+    pid_t pid;
+    char msg[256] = "";
+    ssize_t got;
+    uint64_t c1;
+    endless_calls = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (!CHECK(endless_calls != MAP_FAILED) || !CHECK(pipe(fds) == 0))
+        return;
+    *endless_calls = 0;
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid == 0) {
+        nb_bench *b = nb_bench_new();
+        dup2(fds[1], 2);
+        close(fds[0]);
+        setenv("NANOBENCH_ENDLESS", "forever", 1);
+        nb_output(nb_performance_counters(b, 0), NULL);
+        nb_run(nb_name(b, "forever"), endless_op, NULL);
+        _exit(3);   /* never reached while endless */
+    }
+    close(fds[1]);
+    if (!CHECK(pid > 0))
+        return;
+    got = read(fds[0], msg, sizeof(msg) - 1);
+    msg[got > 0 ? got : 0] = '\0';
+    CHECK(strcmp(msg, "NANOBENCH_ENDLESS set: running 'forever' endlessly\n") == 0);
+    usleep(100000);
+    c1 = *endless_calls;
+    usleep(100000);
+    CHECK(waitpid(pid, &status, WNOHANG) == 0);   /* still running */
+    CHECKF(*endless_calls > c1 && c1 > 0, "calls %llu then %llu", (unsigned long long)c1,
+           (unsigned long long)*endless_calls);
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    close(fds[0]);
+    munmap((void *)endless_calls, sizeof(uint64_t));
+}
+
 /* ---- allocation failures ---- */
 
 static void test_alloc_failures(void)
@@ -791,6 +931,10 @@ int main(int argc, char **argv)
     test_perf_parse();
     test_perf_software();
     test_run_real();
+    test_warnings();
+    test_two_streams();
+    test_real_optimized_away();
+    test_endless();
     test_alloc_failures();
     return check_finish();
 }
