@@ -1,12 +1,17 @@
-/* The pool's layout, chosen so that the graph walks that dominate
- * ComplexMemPool touch few cache lines and never allocate:
+/* The pool's layout, chosen so that the graph work that dominates
+ * ComplexMemPool touches few cache lines and never allocates (doc/mempool.md
+ * has the costs):
  *
  * - Entries live in one array and refer to each other by 32-bit index; a
- *   freed slot goes on a free list and keeps its parent/child arrays' memory
- *   for the next entry that lands there, so a pool that is filled and emptied
+ *   freed slot goes on a free list and keeps its link arrays' memory for the
+ *   next entry that lands there, so a pool that is filled and emptied
  *   repeatedly stops allocating after the first round.
- * - Visited-sets of the walks are marks: each walk takes a fresh epoch number
- *   and an entry is visited iff its mark equals it. No set, no clearing.
+ * - Each entry stores the list of all its in-pool ancestors. It never
+ *   changes while the entry is in the pool (see remove_closure), and it makes
+ *   both an add (the union of the parents' lists) and a removal (each removed
+ *   entry's list) sequential reads instead of walks over parent links.
+ * - Visited-sets are marks: each walk takes a fresh epoch number and an entry
+ *   is visited iff its mark equals it. No set, no clearing.
  * - Both hash tables are open-addressed (linear probing, load <= 1/2,
  *   backward-shift deletion) with the 64-bit SipHash stored in the slot, so a
  *   probe compares keys only when the hashes agree.
@@ -33,13 +38,13 @@ typedef struct {
 } idx_vec;
 
 /* The hot per-entry state is split into parallel arrays indexed by slot (mark,
- * par, chi, desc) so that a walk's inner loop reads a few kilobytes of marks
- * and link headers rather than whole entries. */
+ * par, chi, anc, h) so that an inner loop reads a few kilobytes of marks and
+ * 40-byte records rather than whole entries. */
 typedef struct {
     uint64_t count, size, fees;
 } pkg_stats;
 
-/* What a walk reads or updates at each entry it reaches, in one cache line. */
+/* What an add or a removal reads or updates at each ancestor. */
 typedef struct {
     uint64_t fee, size;
     pkg_stats desc; /* descendant state */
