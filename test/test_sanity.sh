@@ -37,12 +37,13 @@ rc=$?
 grep -q "^Using the '.*' SHA256 implementation\$" "$tmp/err" ||
     fail "no SHA256 implementation line on stderr: $(cat "$tmp/err")"
 
-# One CSV row per benchmark, in order, each with 1 epoch of 1 iteration and a positive time.
+# One CSV row per benchmark, in order, each with 1 epoch of 1 iteration (its time may be 0
+# where the clock is coarse).
 if [ -f "$tmp/sanity.csv" ]; then
     tail -n +2 "$tmp/sanity.csv" | cut -d, -f1 >"$tmp/names"
     [ "$(cat "$tmp/names")" = "$expected" ] || fail "CSV rows are not the 16 benchmarks:
 $(cat "$tmp/names")"
-    bad=$(tail -n +2 "$tmp/sanity.csv" | awk -F, '!($2 == 1 && $3 == 1 && $7 > 0) { print }')
+    bad=$(tail -n +2 "$tmp/sanity.csv" | awk -F, '!($2 == 1 && $3 == 1 && $7 >= 0) { print }')
     [ -z "$bad" ] || fail "rows without exactly one epoch of one iteration: $bad"
 else
     fail "-output-csv wrote no file"
