@@ -798,6 +798,83 @@ static void test_refusals(void) {
     stream_destroy(&s);
 }
 
+/* Known eviction orders: by descendant fee rate of the root's package, ties
+ * to the newer root, a package judged by its root's descendant rate. */
+typedef struct {
+    const unsigned char *txids[8];
+    size_t n;
+} evict_log;
+
+static void log_evict(void *arg, mempool *pool, const unsigned char txid[32]) {
+    evict_log *l = arg;
+    (void)pool;
+    if (l->n < 8) {
+        l->txids[l->n] = txid;
+    }
+    l->n++;
+}
+
+static void test_trim_order(void) {
+    mempool *pool = mempool_new(NULL);
+    byte_stream s;
+    mempool_outpoint o[4], in;
+    mempool_tx t[5];
+    evict_log log;
+    int i;
+    if (!CHECK(pool != NULL)) {
+        return;
+    }
+    stream_init(&s);
+    for (i = 0; i < 4; i++) {
+        check_rng_fill(&o[i], sizeof(o[i]));
+    }
+    /* t0, t1, t2 independent with one output each, so equal sizes; t0 and t2
+     * pay the same rate, t1 more. t3 spends t1 and pays nothing, which drags
+     * t1's package below t0/t2 even though t1 alone pays most; t4 spends t0
+     * and pays a lot, lifting t0's package above t2. */
+    make_tx(&t[0], &s, &o[0], 1, 1, 1000);
+    make_tx(&t[1], &s, &o[1], 1, 1, 1500);
+    make_tx(&t[2], &s, &o[2], 1, 1, 1000);
+    memcpy(in.txid, t[1].txid, 32);
+    in.n = 0;
+    make_tx(&t[3], &s, &in, 1, 1, 0);
+    memcpy(in.txid, t[0].txid, 32);
+    make_tx(&t[4], &s, &in, 1, 1, 100000);
+    CHECK(t[0].size == t[1].size && t[1].size == t[2].size);
+    for (i = 0; i < 5; i++) {
+        CHECK(mempool_add(pool, &t[i]) == MEMPOOL_OK);
+    }
+    /* Rates: t1's package 1500/2sz and t3 alone 0: t3 goes first, then
+     * (t1 alone now pays 1500/sz) t2 before t0's package (t0+t4). */
+    log.n = 0;
+    CHECK(mempool_trim(pool, mempool_total_size(pool) - 1, log_evict, &log) == 1);
+    CHECK(log.n == 1 && memcmp(log.txids[0], t[3].txid, 32) == 0);
+    log.n = 0;
+    CHECK(mempool_trim(pool, mempool_total_size(pool) - 1, log_evict, &log) == 1);
+    CHECK(log.n == 1 && memcmp(log.txids[0], t[2].txid, 32) == 0);
+    log.n = 0;
+    CHECK(mempool_trim(pool, mempool_total_size(pool) - 1, log_evict, &log) == 1);
+    CHECK(log.n == 1 && memcmp(log.txids[0], t[1].txid, 32) == 0);
+    /* t0's package (t0 + t4) leaves whole, by t0's rate, before t4 alone. */
+    log.n = 0;
+    CHECK(mempool_trim(pool, mempool_total_size(pool) - 1, log_evict, &log) == 2);
+    CHECK(log.n == 1 && memcmp(log.txids[0], t[0].txid, 32) == 0);
+    CHECK(mempool_count(pool) == 0);
+
+    /* Equal rates: the newer root goes first. */
+    CHECK(mempool_add(pool, &t[2]) == MEMPOOL_OK);
+    CHECK(mempool_add(pool, &t[0]) == MEMPOOL_OK);
+    log.n = 0;
+    CHECK(mempool_trim(pool, 0, log_evict, &log) == 2);
+    CHECK(log.n == 2 && memcmp(log.txids[0], t[0].txid, 32) == 0 &&
+          memcmp(log.txids[1], t[2].txid, 32) == 0);
+    mempool_free(pool);
+    for (i = 0; i < 5; i++) {
+        mempool_tx_destroy(&t[i]);
+    }
+    stream_destroy(&s);
+}
+
 /* ---- allocation failure ------------------------------------------------------------ */
 
 /* For each of the first transactions of a workload (the pool grows through
@@ -892,6 +969,7 @@ int main(int argc, char **argv) {
     test_workload();
     test_workload_alloc_failure();
     test_refusals();
+    test_trim_order();
     for (i = 0; i < 6; i++) {
         test_model_random();
     }
