@@ -92,6 +92,10 @@ good -list -filter='SHA1|RIPEMD160|SHA5.*'
 [ "$(cat "$tmp/out")" = "RIPEMD160
 SHA1
 SHA512" ] || fail "alternation selects: $(cat "$tmp/out")"
+# Whole-name matching must not stop at the first alternative that matches a prefix.
+good -list -filter='SHA256|SHA256_32b|S|SipHash'
+[ "$(cat "$tmp/out")" = "SHA256
+SHA256_32b" ] || fail "prefix alternatives select: $(cat "$tmp/out")"
 good -list -filter='Prevector.*Trivial'
 [ "$(wc -l <"$tmp/out")" -eq 4 ] || fail "Prevector.*Trivial selects: $(cat "$tmp/out")"
 good -list -filter='SHA1)' -filter='(SHA1|SHA512)'
