@@ -243,6 +243,19 @@ import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 assert abs(r["minEpochTime"] - 0.002) < 1e-9, r["minEpochTime"]
 ' "$tmp/d/t.json" || fail "-min-time=22 did not give a 2 ms minimum epoch time"
+    # 0 keeps the harness's default (1 ms); decimals are accepted.
+    good -filter=SipHash_32b -min-time=0 -output-json="$tmp/d/t.json"
+    python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert abs(r["minEpochTime"] - 0.001) < 1e-9, r["minEpochTime"]
+' "$tmp/d/t.json" || fail "-min-time=0 changed the harness's minimum epoch time"
+    good -filter=SipHash_32b -min-time=1.1 -output-json="$tmp/d/t.json"
+    python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert abs(r["minEpochTime"] - 0.0001) < 1e-9, r["minEpochTime"]
+' "$tmp/d/t.json" || fail "-min-time=1.1 did not give a 0.1 ms minimum epoch time"
 fi
 
 # -sanity-check: no table on stdout, but the files are written.
