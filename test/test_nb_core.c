@@ -144,6 +144,43 @@ static void test_recheck(void)
     nb_bench_free(b);
 }
 
+/* Noise (a 300 us preemption hitting one call in 10000) must not bias the
+ * result: epochs are sized so that an undisturbed one reaches the target,
+ * so the target filter does not keep only the disturbed ones. */
+static uint64_t noisy_t;
+
+static uint64_t noisy_now(void *ctx)
+{
+    (void)ctx;
+    return noisy_t;
+}
+
+static void noisy_op(void *arg)
+{
+    (void)arg;
+    noisy_t += 1000;
+    if (check_rng_below(10000) == 0)
+        noisy_t += 300000;
+}
+
+static void test_noise_unbiased(void)
+{
+    nb_bench *b = nb_bench_new();
+    const nb_result *r;
+    if (!CHECK(b != NULL))
+        return;
+    nb_output(nb_performance_counters(b, 0), NULL);
+    nb_test_set_clock(b, noisy_now, NULL, 20);
+    nb_run(nb_epochs(b, 31), noisy_op, NULL);
+    r = nb_result_at(b, 0);
+    CHECK(nb_result_epoch_count(r) == 31);
+    /* about 90% of 1000-call epochs see no preemption: the median is clean */
+    CHECKF(nb_result_median(r, NB_ELAPSED) < 1.0001e-6, "median %g",
+           nb_result_median(r, NB_ELAPSED));
+    CHECKF(r->discarded <= 8, "%llu epochs discarded", (unsigned long long)r->discarded);
+    nb_bench_free(b);
+}
+
 static void test_fixed_and_warmup(void)
 {
     fake f = { 0, 0, 10, 10, 0, 0 };
@@ -920,6 +957,7 @@ int main(int argc, char **argv)
     test_target();
     test_slow_first_call();
     test_recheck();
+    test_noise_unbiased();
     test_fixed_and_warmup();
     test_overflow();
     test_endless_other_name();

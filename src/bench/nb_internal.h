@@ -125,8 +125,7 @@ typedef struct {
     uint64_t n;                /* iterations of the next epoch */
     uint64_t target;           /* ns an epoch must last to count */
     uint64_t t0;
-    double total_elapsed;      /* ns over kept epochs */
-    double total_iters;
+    double fastest;            /* least ns per iteration seen (0: none yet) */
     uint64_t rng;
     nb_result *result;         /* being filled */
 } nb_logic;

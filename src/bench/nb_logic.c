@@ -7,8 +7,10 @@
  * the running totals, so one slow first call (a lazy init) makes the first
  * epoch "long enough" with a single iteration, and every later epoch is sized
  * from that inflated average: tiny epochs, noisy results. Here calibration
- * epochs are never kept, and a measured epoch only counts when it lasted the
- * whole target; a shorter one is discarded and the size recomputed from it.
+ * epochs are never kept, epochs are sized from the fastest time per
+ * iteration seen (so an epoch at the op's usual speed lasts the target), and
+ * a measured epoch only counts when it lasted the whole target; a shorter one
+ * (the op got faster than ever before) is discarded and the size recomputed.
  * So every kept epoch reaches the target and the result is the steady-state
  * cost. */
 #ifdef HAVE_CONFIG_H
@@ -60,12 +62,28 @@ static void overflow(nb_bench *b)
     b->logic.n = 0;
 }
 
-/* Iterations that make an epoch last the target, judging from iters that
- * took elapsed ns, stretched by 0-20%. 0 on overflow. */
-static uint64_t proportional(nb_bench *b, double elapsed, double iters)
+/* Records the time per iteration of an epoch long enough to measure it
+ * (a tenth of the target: the clock's granularity is then under 1%). */
+static void observe(nb_logic *L, uint64_t elapsed)
+{
+    double per;
+    if (elapsed == 0 || elapsed * 10 < L->target)
+        return;
+    per = (double)elapsed / (double)L->n;
+    if (L->fastest == 0 || per < L->fastest)
+        L->fastest = per;
+}
+
+/* Iterations for the next measured epoch: the target over the fastest time
+ * per iteration seen, stretched by 0-20%. Sizing from the fastest, not the
+ * mean, makes an epoch that runs at the op's usual speed last the target
+ * even when earlier epochs were slowed down by noise, so keeping only
+ * epochs that reach the target does not select the slow ones. 0 on
+ * overflow. */
+static uint64_t sized(nb_bench *b)
 {
     nb_logic *L = &b->logic;
-    double n = (double)L->target / elapsed * iters;
+    double n = (double)L->target / L->fastest;
     if (n < (double)b->cfg.min_epoch_iterations)
         n = (double)b->cfg.min_epoch_iterations;
     n = ceil(n * (1.0 + 0.2 * uniform01(&L->rng)));
@@ -75,8 +93,8 @@ static uint64_t proportional(nb_bench *b, double elapsed, double iters)
 }
 
 /* After an epoch that was too short: grow tenfold while far below the
- * target (the measurement is mostly clock noise there), else in
- * proportion; always by at least one. */
+ * target (the measurement is mostly clock noise there), else to the size
+ * the fastest iteration asks for; always by at least one. */
 static void grow(nb_bench *b, uint64_t elapsed)
 {
     nb_logic *L = &b->logic;
@@ -88,7 +106,7 @@ static void grow(nb_bench *b, uint64_t elapsed)
         }
         next = L->n * 10;
     } else {
-        next = proportional(b, (double)elapsed, (double)L->n);
+        next = sized(b);
         if (next == 0) {
             overflow(b);
             return;
@@ -120,8 +138,6 @@ static void keep(nb_bench *b, uint64_t elapsed)
     }
     r->has = r->count == 0 ? valid : (r->has & valid);
     r->count++;
-    L->total_elapsed += (double)elapsed;
-    L->total_iters += (double)L->n;
 }
 
 /* A calibration epoch (never kept): once one lasts the target, measuring
@@ -129,8 +145,9 @@ static void keep(nb_bench *b, uint64_t elapsed)
 static void calibrate(nb_bench *b, uint64_t elapsed)
 {
     nb_logic *L = &b->logic;
+    observe(L, elapsed);
     if (elapsed >= L->target) {
-        uint64_t next = proportional(b, (double)elapsed, (double)L->n);
+        uint64_t next = sized(b);
         if (next == 0) {
             overflow(b);
             return;
@@ -171,10 +188,11 @@ static void add(nb_bench *b, uint64_t elapsed)
         keep(b, elapsed);
         break;
     case NB_ST_MEASURE:
+        observe(L, elapsed);
         if (elapsed >= L->target) {
             keep(b, elapsed);
             if (r->count < r->cap) {
-                uint64_t next = proportional(b, L->total_elapsed, L->total_iters);
+                uint64_t next = sized(b);
                 if (next == 0) {
                     overflow(b);
                     return;
@@ -231,8 +249,7 @@ int nb_impl_start(nb_bench *b, int optimized)
             nb_perf_note_once(b->cfg.out, b->perf.first_errno);
     }
     L->target = nb_logic_target(&b->cfg, res);
-    L->total_elapsed = 0;
-    L->total_iters = 0;
+    L->fastest = 0;
     endless = getenv("NANOBENCH_ENDLESS");
     if (endless && strcmp(endless, b->cfg.name) == 0) {
         /* The one message not sent to the configured output: whoever set
