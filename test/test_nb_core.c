@@ -579,6 +579,19 @@ static void test_table_rules(void)
     CHECK(text && !strstr(text, "wavy_dash") && strstr(text, "| `noisy`\n"));
     free(text);
 
+    /* the time unit names and scales the time column */
+    nb_time_unit(nb_name(b, "slow"), 1e-3, "ms");
+    rs[1] = eleven(b, 2e-3, 0);
+    if (!CHECK(rs[1] != NULL))
+        return;
+    text = render_rows(rs + 1, 1, 0, 1);
+    CHECK(text && strstr(text, "|               ms/op |                op/s |") != NULL);
+    CHECK(text && strstr(text, "|                2.00 |              500.00 |    0.0% |      "
+                               "0.02 | `slow`\n") != NULL);
+    free(text);
+    nb_result_free(rs[1]);
+    nb_time_unit(b, 1e-9, "ns");
+
     /* headers: once per stream while columns and title stay; again when they change */
     nb_name(b, "x");
     rs[1] = eleven(b, 1e-6, 0);

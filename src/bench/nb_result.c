@@ -104,8 +104,8 @@ double nb_result_epoch(const nb_result *r, nb_measure m, size_t i)
     return epoch_value(&r->epochs[i], m);
 }
 
-/* Runs f over the epoch values of m in a scratch array (on the stack for
- * the usual epoch counts). */
+/* The median (or, with want_err, the MdAPE) of m's epoch values, computed
+ * in a scratch array: on the stack for the usual epoch counts. */
 #define NB_STACK_EPOCHS 64
 
 static double with_values(const nb_result *r, nb_measure m, int want_err)
