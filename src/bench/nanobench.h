@@ -51,7 +51,9 @@ nb_bench *nb_unit(nb_bench *b, const char *unit);
 nb_bench *nb_batch(nb_bench *b, double batch);
 /* Adds the "relative" column: the first result's median time / this one's. */
 nb_bench *nb_relative(nb_bench *b, int on);
-/* Measures with perf counters where the kernel offers them (default on). */
+/* Measures with perf counters where the kernel offers them (default on).
+ * The group is opened on the thread of b's first nb_run, and counts that
+ * thread only. */
 nb_bench *nb_performance_counters(nb_bench *b, int on);
 /* Where rows, headers and warnings go; NULL: print nothing. Not closed by b. */
 nb_bench *nb_output(nb_bench *b, FILE *out);
