@@ -64,10 +64,20 @@
  * to inline everywhere. */
 #define PREVECTOR_SLOW_FN static __attribute__((unused, noinline))
 #define PREVECTOR_LIKELY(x) __builtin_expect(!!(x), 1)
+/* INIT loops: GCC turns a loop storing one constant into memset and, when it
+ * can bound the length (at most N elements inline), expands that memset as
+ * `rep stos`, whose start-up costs more than the 28 stores (measured: 13 ns
+ * against 7 ns per Clear on the benchmark shape). An empty asm naming the
+ * pointer hides the idiom and leaves four plain (vectorisable) stores per
+ * step. A length known at compile time is left to the compiler's memset. */
+#define PREVECTOR_OPAQUE_(p) __asm__("" : : "r"(p))
+#define PREVECTOR_CONSTANT_(n) __builtin_constant_p(n)
 #else
 #define PREVECTOR_FN static inline
 #define PREVECTOR_SLOW_FN static
 #define PREVECTOR_LIKELY(x) (x)
+#define PREVECTOR_OPAQUE_(p) ((void)0)
+#define PREVECTOR_CONSTANT_(n) 0
 #endif
 
 /* Is p inside [base, base + n)? Through uintptr_t: comparing pointers into
@@ -92,9 +102,20 @@
     PREVECTOR_DEFINE_TYPE_(NAME, T, N)                                          \
     PREVECTOR_FN void NAME##_fill_new_(T *p, size_t n)                          \
     {                                                                           \
-        size_t i;                                                               \
-        for (i = 0; i < n; i++)                                                 \
-            INIT(&p[i]);                                                        \
+        T *end = p + n;                                                         \
+        if (!PREVECTOR_CONSTANT_(n)) {                                          \
+            /* Four at a time; see PREVECTOR_OPAQUE_. */                        \
+            T *end4 = p + (n & ~(size_t)3);                                     \
+            for (; p != end4; p += 4) {                                         \
+                INIT(&p[0]);                                                    \
+                INIT(&p[1]);                                                    \
+                INIT(&p[2]);                                                    \
+                INIT(&p[3]);                                                    \
+                PREVECTOR_OPAQUE_(p);                                           \
+            }                                                                   \
+        }                                                                       \
+        for (; p != end; p++)                                                   \
+            INIT(p);                                                            \
     }                                                                           \
     PREVECTOR_DEFINE_FUNCS_(NAME, T, N)
 
@@ -141,10 +162,11 @@
                    ? SIZE_MAX / sizeof(T) : (size_t)PREVECTOR_MAX_COUNT;        \
     }                                                                           \
                                                                                 \
-    /* Empty and inline; allocates nothing. */                                  \
+    /* Empty and inline; allocates nothing. Only the size field is written:  */\
+    /* the element storage stays uninitialised until elements are made.      */\
     PREVECTOR_FN void NAME##_init(NAME *v)                                      \
     {                                                                           \
-        memset(v, 0, sizeof *v);                                                \
+        v->sz = 0;                                                              \
     }                                                                           \
                                                                                 \
     /* 1 while the elements are inline (capacity N, no heap block). */          \
