@@ -10,6 +10,8 @@
  *     one-shot P_hash;
  *   - copied contexts (midstates) continue independently;
  *   - a NULL write of length 0 changes nothing;
+ *   - random lengths up to ~48 KB at misaligned offsets, written in random
+ *     pieces, against the one-shot;
  *   - with OpenSSL: P_hash of every length 0..300 and random lengths up to
  *     ~48 KB at misaligned offsets, written in random-sized pieces, against
  *     the EVP digest of the same name. */
@@ -175,6 +177,21 @@ static void hash_test_pieces(const hash_desc *h, const unsigned char *msg, size_
     h->finalize(&ctx, out);
 }
 
+/* Random lengths and offsets in random pieces against the one-shot: the
+ * buffering logic checked on long messages even without OpenSSL. */
+static void hash_test_random_pieces(const hash_desc *h, const unsigned char *buf, size_t cap)
+{
+    int i;
+    for (i = 0; i < 100; i++) {
+        unsigned char want[HASH_TEST_MAX_OUT], got[HASH_TEST_MAX_OUT];
+        size_t off = (size_t)check_rng_below(16);
+        size_t len = (size_t)check_rng_below(cap - 15);
+        h->hash(want, buf + off, len);
+        hash_test_pieces(h, buf + off, len, got);
+        hash_test_equal(h, got, want, "pieces vs one-shot (offset, len)", off, len);
+    }
+}
+
 #ifdef HAVE_OPENSSL
 static const EVP_MD *hash_test_md;
 #if OPENSSL_VERSION_NUMBER >= 0x30000000L
@@ -242,6 +259,7 @@ static int hash_test_all(const hash_desc *h, const hash_kat *kats, size_t nkats)
     hash_test_kats(h, kats, nkats);
     hash_test_splits(h, buf + 1);
     hash_test_copies(h, buf + 3);
+    hash_test_random_pieces(h, buf, CAP);
 #ifdef HAVE_OPENSSL
     if (!hash_test_md)
         hash_test_md = hash_test_openssl(h->name);
