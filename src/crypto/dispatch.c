@@ -172,13 +172,13 @@ static int sha256_transform_ok(sha256_transform_fn fn)
 }
 
 /* d64 through fn on counts 1 .. TEST_BLOCKS, in place and not. */
-static int sha256_d64_ok(sha256_d64_fn fn, size_t step)
+static int sha256_d64_ok(sha256_d64_fn fn)
 {
     unsigned char in[TEST_BLOCKS * 64], ref[TEST_BLOCKS * 32], got[TEST_BLOCKS * 64];
 
     test_input(in, sizeof in);
     sha256_d64_portable(ref, in, TEST_BLOCKS);
-    for (size_t n = 1; n <= TEST_BLOCKS; n += step) {
+    for (size_t n = 1; n <= TEST_BLOCKS; n++) {
         memset(got, 0, sizeof got);
         fn(got, in, n);
         if (memcmp(ref, got, 32 * n) != 0)
@@ -228,12 +228,12 @@ static int sha256_variant_ok(const sha256_variant *v)
 {
     if (v->transform && !sha256_transform_ok(v->transform))
         return 0;
-    if (v->d64 && !sha256_d64_ok(v->d64, 1))
+    if (v->d64 && !sha256_d64_ok(v->d64))
         return 0;
     if (v->kernel) {
         test_kernel = v->kernel;
         test_width = v->width;
-        if (!sha256_d64_ok(sha256_d64_test_kernel, 1))
+        if (!sha256_d64_ok(sha256_d64_test_kernel))
             return 0;
     }
     return 1;
@@ -278,13 +278,77 @@ static int sha512_variant_ok(const sha512_variant *v)
 }
 
 /* Usable: in the build (it is in the table), allowed by the CPU, and
- * self-tested. Cached per table index: 0 unknown, 1 usable, -1 not. */
+ * self-tested; entry 0, the portable code, always is. Cached per table
+ * index: 0 unknown, 1 usable, -1 not. */
 static signed char sha256_state[N_SHA256], sha1_state[N_SHA1], sha512_state[N_SHA512];
 
-#define USABLE(kind, i) \
-    (kind##_state[i] != 0 ? kind##_state[i] > 0 \
-     : (kind##_state[i] = (i) == 0 || (isa_ok(kind##_variants[i].isa) \
-                                       && kind##_variant_ok(&kind##_variants[i])) ? 1 : -1) > 0)
+static int sha256_usable(size_t i)
+{
+    if (i >= N_SHA256)
+        return 0;
+    if (sha256_state[i] == 0)
+        sha256_state[i] = i == 0 || (isa_ok(sha256_variants[i].isa)
+                                     && sha256_variant_ok(&sha256_variants[i])) ? 1 : -1;
+    return sha256_state[i] > 0;
+}
+
+static int sha1_usable(size_t i)
+{
+    if (i >= N_SHA1)
+        return 0;
+    if (sha1_state[i] == 0)
+        sha1_state[i] = i == 0 || (isa_ok(sha1_variants[i].isa)
+                                   && sha1_variant_ok(&sha1_variants[i])) ? 1 : -1;
+    return sha1_state[i] > 0;
+}
+
+static int sha512_usable(size_t i)
+{
+    if (i >= N_SHA512)
+        return 0;
+    if (sha512_state[i] == 0)
+        sha512_state[i] = i == 0 || (isa_ok(sha512_variants[i].isa)
+                                     && sha512_variant_ok(&sha512_variants[i])) ? 1 : -1;
+    return sha512_state[i] > 0;
+}
+
+static const char *sha256_name(size_t i) { return sha256_variants[i].name; }
+static const char *sha1_name(size_t i) { return sha1_variants[i].name; }
+static const char *sha512_name(size_t i) { return sha512_variants[i].name; }
+
+/* The usable entries of a table of n, for the *_impl_list functions. */
+static size_t list_usable(size_t n, const char *(*name)(size_t), int (*usable)(size_t),
+                          const char **names, size_t cap)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!usable(i))
+            continue;
+        if (count < cap)
+            names[count] = name(i);
+        count++;
+    }
+    return count;
+}
+
+/* The index of want in a table of n if it is usable, else -1; "auto" is
+ * the last usable entry, which the tables put last because it is best. */
+static int find_usable(size_t n, const char *(*name)(size_t), int (*usable)(size_t),
+                       const char *want)
+{
+    int best = 0;
+    if (want == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(want, "auto") == 0) {
+            if (usable(i))
+                best = (int)i;
+        } else if (strcmp(want, name(i)) == 0) {
+            return usable(i) ? (int)i : -1;
+        }
+    }
+    return strcmp(want, "auto") == 0 ? best : -1;
+}
 
 /* ---- SHA-256 ----------------------------------------------------------- */
 
@@ -351,29 +415,20 @@ static void sha256_install(unsigned use, char *desc)
     sha256_desc = desc;
 }
 
-static int sha256_find(const char *name)
-{
-    for (size_t i = 0; i < N_SHA256; i++)
-        if (strcmp(sha256_variants[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
 /* The set autodetection installs; see doc/crypto.md for the measurements
  * behind the order. */
 static unsigned sha256_best(void)
 {
     unsigned use = 0;
-    int shani = sha256_find("shani");
-    int usable_shani = shani > 0 && USABLE(sha256, (size_t)shani);
+    int shani = find_usable(N_SHA256, sha256_name, sha256_usable, "shani");
 
     for (size_t i = 1; i < N_SHA256; i++) {
         const sha256_variant *v = &sha256_variants[i];
-        if (!USABLE(sha256, i))
+        if (!sha256_usable(i))
             continue;
         /* SHA-NI two ways beats four and eight SIMD lanes: with it, only
          * the 16-lane AVX-512 kernel is worth a place in the chain. */
-        if (usable_shani && v->kernel && v->width < 16 && (int)i != shani)
+        if (shani > 0 && v->kernel && v->width < 16 && (int)i != shani)
             continue;
         use |= 1u << i;
     }
@@ -382,28 +437,18 @@ static unsigned sha256_best(void)
 
 size_t sha256_impl_list(const char **names, size_t cap)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < N_SHA256; i++) {
-        if (!USABLE(sha256, i))
-            continue;
-        if (n < cap)
-            names[n] = sha256_variants[i].name;
-        n++;
-    }
-    return n;
+    return list_usable(N_SHA256, sha256_name, sha256_usable, names, cap);
 }
 
 int sha256_impl_force(const char *name)
 {
     int i;
-    if (name == NULL)
-        return -1;
-    if (strcmp(name, "auto") == 0) {
+    if (name != NULL && strcmp(name, "auto") == 0) {
         sha256_install(sha256_best(), sha256_auto_desc);
         return 0;
     }
-    i = sha256_find(name);
-    if (i < 0 || !USABLE(sha256, (size_t)i))
+    i = find_usable(N_SHA256, sha256_name, sha256_usable, name);
+    if (i < 0)
         return -1;
     sha256_install(i == 0 ? 0u : 1u << i, sha256_forced_desc);
     return 0;
@@ -419,50 +464,16 @@ const char *sha256_impl_current(void)
 static const char *sha1_desc = "standard";
 static const char *sha512_desc = "standard";
 
-static size_t sha1_best(void)
-{
-    size_t best = 0;
-    for (size_t i = 1; i < N_SHA1; i++)
-        if (USABLE(sha1, i))
-            best = i;
-    return best;
-}
-
-static size_t sha512_best(void)
-{
-    size_t best = 0;
-    for (size_t i = 1; i < N_SHA512; i++)
-        if (USABLE(sha512, i))
-            best = i;
-    return best;
-}
-
 size_t sha1_impl_list(const char **names, size_t cap)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < N_SHA1; i++) {
-        if (!USABLE(sha1, i))
-            continue;
-        if (n < cap)
-            names[n] = sha1_variants[i].name;
-        n++;
-    }
-    return n;
+    return list_usable(N_SHA1, sha1_name, sha1_usable, names, cap);
 }
 
 int sha1_impl_force(const char *name)
 {
-    size_t i = 0;
-    if (name == NULL)
+    int i = find_usable(N_SHA1, sha1_name, sha1_usable, name);
+    if (i < 0)
         return -1;
-    if (strcmp(name, "auto") == 0) {
-        i = sha1_best();
-    } else {
-        while (i < N_SHA1 && strcmp(sha1_variants[i].name, name) != 0)
-            i++;
-        if (i == N_SHA1 || !USABLE(sha1, i))
-            return -1;
-    }
     sha1_transform_impl = sha1_variants[i].transform;
     sha1_desc = sha1_variants[i].name;
     return 0;
@@ -475,30 +486,14 @@ const char *sha1_impl_current(void)
 
 size_t sha512_impl_list(const char **names, size_t cap)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < N_SHA512; i++) {
-        if (!USABLE(sha512, i))
-            continue;
-        if (n < cap)
-            names[n] = sha512_variants[i].name;
-        n++;
-    }
-    return n;
+    return list_usable(N_SHA512, sha512_name, sha512_usable, names, cap);
 }
 
 int sha512_impl_force(const char *name)
 {
-    size_t i = 0;
-    if (name == NULL)
+    int i = find_usable(N_SHA512, sha512_name, sha512_usable, name);
+    if (i < 0)
         return -1;
-    if (strcmp(name, "auto") == 0) {
-        i = sha512_best();
-    } else {
-        while (i < N_SHA512 && strcmp(sha512_variants[i].name, name) != 0)
-            i++;
-        if (i == N_SHA512 || !USABLE(sha512, i))
-            return -1;
-    }
     sha512_transform_impl = sha512_variants[i].transform;
     sha512_desc = sha512_variants[i].name;
     return 0;
