@@ -4,8 +4,9 @@
  *   test/hash_speed [-a] [-r RUNS]
  *
  * Prints, per hash, the median and the minimum over RUNS (default 7) of
- * ns/byte on a 1 MB message (thread CPU time), ns per 32-byte SipHash, and ns per 64-byte block of sha256_d64
- * (1024 blocks in place). Without -a the public functions use the portable
+ * thread CPU time: ns/byte on a 1 MB message, ns per 32-byte SipHash
+ * (siphash_uint256, and init/write/finalize: "st"), and ns per 64-byte block
+ * of sha256_d64 (1024 blocks in place). Without -a the public functions use the portable
  * code (the dispatch pointers start there); with -a sha256_autodetect runs
  * first. OpenSSL's figures use whatever assembly it picks for this CPU. */
 #ifdef HAVE_CONFIG_H
