@@ -114,6 +114,16 @@ void sha256_transform_portable(uint32_t state[8], const unsigned char *blocks, s
     }
 }
 
+/* sha256_d64_portable uses nested rotations in the round sigmas too
+ * (ror2(x ^ ror11(x ^ ror9(x))) is ror2(x) ^ ror13(x) ^ ror22(x)): a copy
+ * fewer each but a longer dependency chain. In the plain compression that
+ * measured slightly slower here; across the three compressions of a double
+ * hash, about 10% faster. */
+#undef BSIG0
+#undef BSIG1
+#define BSIG0(x) rotr32((x) ^ rotr32((x) ^ rotr32(x, 9), 11), 2)
+#define BSIG1(x) rotr32((x) ^ rotr32((x) ^ rotr32(x, 14), 5), 6)
+
 void sha256_d64_portable(unsigned char *out, const unsigned char *in, size_t blocks)
 {
     for (; blocks; blocks--, in += 64, out += 32) {
@@ -121,7 +131,13 @@ void sha256_d64_portable(unsigned char *out, const unsigned char *in, size_t blo
         memcpy(mid, sha256_iv, sizeof mid);
         /* Reads the whole input block before anything is written: in place
          * works because out trails in. */
-        sha256_compress(mid, in);
+        {
+            const unsigned char *p = in;
+            uint32_t w[16];
+            LOAD_STATE(mid);
+            RND64(KW_LOAD, KW_EXPAND);
+            ADD_STATE(mid);
+        }
         {
             LOAD_STATE(mid);
             RND64(KW_PAD64, KW_PAD64);
