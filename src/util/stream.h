@@ -10,8 +10,9 @@
  * Every function that can fail returns 0 or -1 and leaves the stream exactly
  * as it was on failure: a write that cannot allocate appends nothing, a read
  * that would run past the end (or meets a malformed count) consumes nothing.
- * The fields are public so that hot loops may read data[pos ..] in place; only
- * the functions below change them. A zero-initialised struct is a valid empty
+ * The fields are public so that hot loops may read data[pos .. size) in place
+ * and then advance pos past what they consumed (never beyond size); anything
+ * else changes them only through the functions below. A zero-initialised struct is a valid empty
  * stream, as is one set up by stream_init. */
 #ifndef UTIL_STREAM_H
 #define UTIL_STREAM_H
