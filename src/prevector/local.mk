@@ -21,3 +21,5 @@ test_test_prevector_LDADD = src/util/libbitcoin_util.la test/libtestutil.la
 check_PROGRAMS += src/prevector/prevector_speed
 src_prevector_prevector_speed_SOURCES = src/prevector/prevector_speed.c
 src_prevector_prevector_speed_LDADD = src/util/libbitcoin_util.la
+
+EXTRA_DIST += doc/prevector.md
