@@ -191,37 +191,40 @@ static int sha256_d64_ok(sha256_d64_fn fn)
     return 1;
 }
 
-/* The chain sha256_d64 runs: kernels widest first, then one at a time. */
-static struct {
+/* How sha256_d64 is spread over kernels: groups of width[0] inputs to
+ * kernel[0] (the widest), what is left in groups of width[1] to kernel[1],
+ * and so on; the last inputs to one, which takes any count. */
+typedef struct {
     sha256_d64_kernel kernel[N_SHA256];
     size_t width[N_SHA256];
     size_t count;
     sha256_d64_fn one;
-} chain;
+} d64_chain;
+
+static void d64_chain_run(const d64_chain *c, unsigned char *out, const unsigned char *in,
+                          size_t blocks)
+{
+    for (size_t k = 0; k < c->count; k++) {
+        size_t w = c->width[k];
+        for (; blocks >= w; blocks -= w, in += 64 * w, out += 32 * w)
+            c->kernel[k](out, in);
+    }
+    if (blocks > 0)
+        c->one(out, in, blocks);
+}
+
+/* The chain in use, and the one a kernel's self-test drives (that kernel,
+ * then portable code for the leftovers). */
+static d64_chain chain, test_chain;
 
 static void sha256_d64_chain(unsigned char *out, const unsigned char *in, size_t blocks)
 {
-    for (size_t k = 0; k < chain.count; k++) {
-        size_t w = chain.width[k];
-        for (; blocks >= w; blocks -= w, in += 64 * w, out += 32 * w)
-            chain.kernel[k](out, in);
-    }
-    if (blocks > 0)
-        chain.one(out, in, blocks);
+    d64_chain_run(&chain, out, in, blocks);
 }
 
-/* A kernel alone, with the portable code for what is left over: how the
- * self-test drives it. */
-static sha256_d64_kernel test_kernel;
-static size_t test_width;
-
-static void sha256_d64_test_kernel(unsigned char *out, const unsigned char *in, size_t blocks)
+static void sha256_d64_test_chain(unsigned char *out, const unsigned char *in, size_t blocks)
 {
-    for (; blocks >= test_width; blocks -= test_width, in += 64 * test_width,
-         out += 32 * test_width)
-        test_kernel(out, in);
-    if (blocks > 0)
-        sha256_d64_portable(out, in, blocks);
+    d64_chain_run(&test_chain, out, in, blocks);
 }
 
 static int sha256_variant_ok(const sha256_variant *v)
@@ -231,9 +234,11 @@ static int sha256_variant_ok(const sha256_variant *v)
     if (v->d64 && !sha256_d64_ok(v->d64))
         return 0;
     if (v->kernel) {
-        test_kernel = v->kernel;
-        test_width = v->width;
-        if (!sha256_d64_ok(sha256_d64_test_kernel))
+        test_chain.kernel[0] = v->kernel;
+        test_chain.width[0] = v->width;
+        test_chain.count = 1;
+        test_chain.one = sha256_d64_portable;
+        if (!sha256_d64_ok(sha256_d64_test_chain))
             return 0;
     }
     return 1;
