@@ -83,10 +83,11 @@ static void observe(nb_logic *L, uint64_t elapsed)
 static uint64_t sized(nb_bench *b)
 {
     nb_logic *L = &b->logic;
-    double n = (double)L->target / L->fastest;
+    double n = ceil((double)L->target / L->fastest * (1.0 + 0.2 * uniform01(&L->rng)));
+    /* Clamp after the stretch and the rounding: an op slower than the target
+     * then runs one iteration per epoch, not ceil(1 * stretch) = 2. */
     if (n < (double)b->cfg.min_epoch_iterations)
         n = (double)b->cfg.min_epoch_iterations;
-    n = ceil(n * (1.0 + 0.2 * uniform01(&L->rng)));
     if (!(n < NB_MAX_ITERS))
         return 0;
     return (uint64_t)n;
