@@ -1,4 +1,5 @@
-/* Internal to the crypto library: byte-order loads and stores and rotations.
+/* Internal to the crypto library: byte-order loads and stores, rotations, and
+ * the block buffering that SHA-1, SHA-256, SHA-512 and RIPEMD-160 share.
  *
  * The loads and stores assemble words byte by byte, so they work at any
  * alignment on any host; GCC and Clang recognise the pattern and emit one
@@ -8,7 +9,9 @@
 #ifndef CRYPTO_COMMON_H
 #define CRYPTO_COMMON_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 static inline uint32_t load32_be(const unsigned char *p)
 {
@@ -80,6 +83,78 @@ static inline uint64_t rotl64(uint64_t x, unsigned n)
 static inline uint64_t rotr64(uint64_t x, unsigned n)
 {
     return (x >> (n & 63)) | (x << (-n & 63));
+}
+
+/* ---- Merkle-Damgard buffering -------------------------------------------
+ *
+ * The four digests keep the same context shape: a chaining state, a buffer
+ * of one block holding the (bytes % block) input bytes not yet compressed,
+ * and the count of all bytes written. These helpers do the buffering and
+ * the padding once for all of them. They are static inline and each caller
+ * passes a constant block size and a constant compression function (a small
+ * static wrapper over the hash's transform), so the compiler specialises
+ * every use as if it had been written out by hand. block must be a power of
+ * two. */
+
+/* Compresses n consecutive blocks at p into state. */
+typedef void (*md_compress_fn)(void *state, const unsigned char *p, size_t n);
+
+/* Appends len bytes at data: fills the buffer, compresses whole blocks
+ * straight from data, keeps the tail. */
+static inline void md_write(void *state, unsigned char *buf, uint64_t *bytes, size_t block,
+                            md_compress_fn compress, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    size_t used = (size_t)(*bytes & (block - 1));
+
+    *bytes += len;
+    if (used) {
+        size_t room = block - used;
+        if (len < room) {
+            if (len)
+                memcpy(buf + used, p, len);
+            return;
+        }
+        memcpy(buf + used, p, room);
+        compress(state, buf, 1);
+        p += room;
+        len -= room;
+    }
+    if (len >= block) {
+        size_t n = len / block;
+        compress(state, p, n);
+        p += block * n;
+        len -= block * n;
+    }
+    if (len)
+        memcpy(buf, p, len);
+}
+
+/* Pads the message and compresses the last block or two: a 0x80 byte, zeros,
+ * then the message length in bits in the last len_size bytes of a block (8,
+ * or 16 for SHA-512; big-endian, or little-endian for RIPEMD-160 when
+ * big_endian is 0). A 16-byte field gets the bits of bytes * 8 above 64 in
+ * its high half. buf is left holding the last padded block. */
+static inline void md_pad(void *state, unsigned char *buf, uint64_t bytes, size_t block,
+                          size_t len_size, int big_endian, md_compress_fn compress)
+{
+    size_t used = (size_t)(bytes & (block - 1));
+
+    buf[used++] = 0x80;
+    if (used > block - len_size) {
+        memset(buf + used, 0, block - used);
+        compress(state, buf, 1);
+        used = 0;
+    }
+    memset(buf + used, 0, block - 8 - used);
+    if (!big_endian) {
+        store64_le(buf + block - 8, bytes << 3);
+    } else {
+        if (len_size > 8)
+            store64_be(buf + block - 16, bytes >> 61);
+        store64_be(buf + block - 8, bytes << 3);
+    }
+    compress(state, buf, 1);
 }
 
 #endif

@@ -18,6 +18,14 @@ typedef void (*sha1_transform_fn)(uint32_t state[5], const unsigned char *blocks
 /* Compress n consecutive 128-byte blocks into a SHA512 state. */
 typedef void (*sha512_transform_fn)(uint64_t state[8], const unsigned char *blocks, size_t n);
 
+/* SHA-256 constants (sha256.c), shared with the accelerated variants: the
+ * initial state, the round constants K (FIPS 180-4 5.3.3, 4.2.2), and
+ * K[t] + W[t] for the block that pads a 64-byte message, whose schedule is
+ * the same for every message. */
+extern const uint32_t sha256_iv[8];
+extern const uint32_t sha256_k[64];
+extern const uint32_t sha256_pad64_kw[64];
+
 void sha256_transform_portable(uint32_t state[8], const unsigned char *blocks, size_t n);
 void sha256_d64_portable(unsigned char *out, const unsigned char *in, size_t blocks);
 void sha1_transform_portable(uint32_t state[5], const unsigned char *blocks, size_t n);

@@ -234,45 +234,21 @@ void ripemd160_init(ripemd160_ctx *ctx)
     ctx->bytes = 0;
 }
 
+static void ripemd160_blocks(void *state, const unsigned char *p, size_t n)
+{
+    for (; n > 0; n--, p += 64)
+        ripemd160_compress(state, p);
+}
+
 void ripemd160_write(ripemd160_ctx *ctx, const void *data, size_t len)
 {
-    const unsigned char *p = data;
-    size_t used = (size_t)(ctx->bytes & 63);
-
-    ctx->bytes += len;
-    if (used) {
-        size_t room = 64 - used;
-        if (len < room) {
-            if (len)
-                memcpy(ctx->buf + used, p, len);
-            return;
-        }
-        memcpy(ctx->buf + used, p, room);
-        ripemd160_compress(ctx->s, ctx->buf);
-        p += room;
-        len -= room;
-    }
-    for (; len >= 64; p += 64, len -= 64)
-        ripemd160_compress(ctx->s, p);
-    if (len)
-        memcpy(ctx->buf, p, len);
+    md_write(ctx->s, ctx->buf, &ctx->bytes, 64, ripemd160_blocks, data, len);
 }
 
 void ripemd160_finalize(ripemd160_ctx *ctx, unsigned char *out)
 {
-    size_t used = (size_t)(ctx->bytes & 63);
-    int i;
-
-    ctx->buf[used++] = 0x80;
-    if (used > 56) {
-        memset(ctx->buf + used, 0, 64 - used);
-        ripemd160_compress(ctx->s, ctx->buf);
-        used = 0;
-    }
-    memset(ctx->buf + used, 0, 56 - used);
-    store64_le(ctx->buf + 56, ctx->bytes << 3);
-    ripemd160_compress(ctx->s, ctx->buf);
-    for (i = 0; i < 5; i++)
+    md_pad(ctx->s, ctx->buf, ctx->bytes, 64, 8, 0, ripemd160_blocks);
+    for (int i = 0; i < 5; i++)
         store32_le(out + 4 * i, ctx->s[i]);
 }
 

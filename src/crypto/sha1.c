@@ -77,49 +77,20 @@ void sha1_init(sha1_ctx *ctx)
     ctx->bytes = 0;
 }
 
+static void sha1_blocks(void *state, const unsigned char *p, size_t n)
+{
+    sha1_transform_impl(state, p, n);
+}
+
 void sha1_write(sha1_ctx *ctx, const void *data, size_t len)
 {
-    const unsigned char *p = data;
-    size_t used = (size_t)(ctx->bytes & 63);
-
-    ctx->bytes += len;
-    if (used) {
-        size_t room = 64 - used;
-        if (len < room) {
-            if (len)
-                memcpy(ctx->buf + used, p, len);
-            return;
-        }
-        memcpy(ctx->buf + used, p, room);
-        sha1_transform_impl(ctx->s, ctx->buf, 1);
-        p += room;
-        len -= room;
-    }
-    if (len >= 64) {
-        size_t n = len / 64;
-        sha1_transform_impl(ctx->s, p, n);
-        p += 64 * n;
-        len -= 64 * n;
-    }
-    if (len)
-        memcpy(ctx->buf, p, len);
+    md_write(ctx->s, ctx->buf, &ctx->bytes, 64, sha1_blocks, data, len);
 }
 
 void sha1_finalize(sha1_ctx *ctx, unsigned char *out)
 {
-    size_t used = (size_t)(ctx->bytes & 63);
-    int i;
-
-    ctx->buf[used++] = 0x80;
-    if (used > 56) {
-        memset(ctx->buf + used, 0, 64 - used);
-        sha1_transform_impl(ctx->s, ctx->buf, 1);
-        used = 0;
-    }
-    memset(ctx->buf + used, 0, 56 - used);
-    store64_be(ctx->buf + 56, ctx->bytes << 3);
-    sha1_transform_impl(ctx->s, ctx->buf, 1);
-    for (i = 0; i < 5; i++)
+    md_pad(ctx->s, ctx->buf, ctx->bytes, 64, 8, 1, sha1_blocks);
+    for (int i = 0; i < 5; i++)
         store32_be(out + 4 * i, ctx->s[i]);
 }
 

@@ -15,12 +15,12 @@
 #include "crypto/common.h"
 #include "crypto/impl.h"
 
-static const uint32_t sha256_iv[8] = {
+const uint32_t sha256_iv[8] = {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
-static const uint32_t sha256_k[64] = {
+const uint32_t sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -32,8 +32,9 @@ static const uint32_t sha256_k[64] = {
 };
 
 /* K[t] + W[t] for the block that pads a 64-byte message: W[0] = 0x80000000,
- * W[15] = 512 (the length in bits), zeros between, expanded per FIPS 180-4. */
-static const uint32_t sha256_pad64_kw[64] = {
+ * W[15] = 512 (the length in bits), zeros between, expanded per FIPS 180-4.
+ * Also the accelerated sha256_d64 kernels' second compression. */
+const uint32_t sha256_pad64_kw[64] = {
     0xc28a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf374,
     0x649b69c1, 0xf0fe4786, 0x0fe1edc6, 0x240cf254, 0x4fe9346f, 0x6cc984be, 0x61b9411e, 0x16f988fa,
@@ -168,49 +169,20 @@ void sha256_init(sha256_ctx *ctx)
     ctx->bytes = 0;
 }
 
+static void sha256_blocks(void *state, const unsigned char *p, size_t n)
+{
+    sha256_transform_impl(state, p, n);
+}
+
 void sha256_write(sha256_ctx *ctx, const void *data, size_t len)
 {
-    const unsigned char *p = data;
-    size_t used = (size_t)(ctx->bytes & 63);
-
-    ctx->bytes += len;
-    if (used) {
-        size_t room = 64 - used;
-        if (len < room) {
-            if (len)
-                memcpy(ctx->buf + used, p, len);
-            return;
-        }
-        memcpy(ctx->buf + used, p, room);
-        sha256_transform_impl(ctx->s, ctx->buf, 1);
-        p += room;
-        len -= room;
-    }
-    if (len >= 64) {
-        size_t n = len / 64;
-        sha256_transform_impl(ctx->s, p, n);
-        p += 64 * n;
-        len -= 64 * n;
-    }
-    if (len)
-        memcpy(ctx->buf, p, len);
+    md_write(ctx->s, ctx->buf, &ctx->bytes, 64, sha256_blocks, data, len);
 }
 
 void sha256_finalize(sha256_ctx *ctx, unsigned char *out)
 {
-    size_t used = (size_t)(ctx->bytes & 63);
-    int i;
-
-    ctx->buf[used++] = 0x80;
-    if (used > 56) {
-        memset(ctx->buf + used, 0, 64 - used);
-        sha256_transform_impl(ctx->s, ctx->buf, 1);
-        used = 0;
-    }
-    memset(ctx->buf + used, 0, 56 - used);
-    store64_be(ctx->buf + 56, ctx->bytes << 3);
-    sha256_transform_impl(ctx->s, ctx->buf, 1);
-    for (i = 0; i < 8; i++)
+    md_pad(ctx->s, ctx->buf, ctx->bytes, 64, 8, 1, sha256_blocks);
+    for (int i = 0; i < 8; i++)
         store32_be(out + 4 * i, ctx->s[i]);
 }
 

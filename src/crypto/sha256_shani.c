@@ -19,7 +19,7 @@
 
 static inline __m128i k4(int i)
 {
-    return _mm_loadu_si128((const __m128i *)(sha256_accel_k + 4 * i));
+    return _mm_loadu_si128((const __m128i *)(sha256_k + 4 * i));
 }
 
 /* Four rounds with W+K in wk (lane 0 first). */
@@ -89,16 +89,11 @@ void sha256_transform_shani(uint32_t state[8], const unsigned char *blocks, size
     pack_state(state, abef, cdgh);
 }
 
-static const uint32_t sha256_iv[8] = {
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-};
-
 /* The rounds of the padding block of a 64-byte message: W+K is constant. */
 #define PAD_ROUNDS(abef, cdgh) do { \
         for (int j_ = 0; j_ < 16; j_++) \
             ROUNDS4(abef, cdgh, \
-                    _mm_loadu_si128((const __m128i *)(sha256_accel_pad_wk + 4 * j_))); \
+                    _mm_loadu_si128((const __m128i *)(sha256_pad64_kw + 4 * j_))); \
     } while (0)
 
 /* The outer hash's message is the 32-byte inner digest then fixed padding:
@@ -212,7 +207,7 @@ void sha256_d64_shani_2way(unsigned char *out, const unsigned char *in)
     sb_abef = abef_b = _mm_add_epi32(abef_b, iv_abef);
     sb_cdgh = cdgh_b = _mm_add_epi32(cdgh_b, iv_cdgh);
     for (int j = 0; j < 16; j++) {
-        __m128i wk = _mm_loadu_si128((const __m128i *)(sha256_accel_pad_wk + 4 * j));
+        __m128i wk = _mm_loadu_si128((const __m128i *)(sha256_pad64_kw + 4 * j));
         ROUNDS4X2(wk, wk);
     }
     abef_a = _mm_add_epi32(abef_a, sa_abef);

@@ -44,11 +44,6 @@ typedef uint32_t xvec __attribute__((vector_size(4 * XWAY_LANES)));
         XROUND(b, c, d, e, f, g, h, a, wk(i + 7)); \
     } while (0)
 
-static const uint32_t xway_iv[8] = {
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-};
-
 /* s += compression of the message words w[0..15] (w[16..63] is scratch). */
 static inline void xway_compress(xvec s[8], xvec w[64])
 {
@@ -56,7 +51,7 @@ static inline void xway_compress(xvec s[8], xvec w[64])
 
     for (int i = 16; i < 64; i++)
         w[i] = XSIG1(w[i - 2]) + w[i - 7] + XSIG0(w[i - 15]) + w[i - 16];
-#define XWK(i) (w[i] + sha256_accel_k[i])
+#define XWK(i) (w[i] + sha256_k[i])
     for (int i = 0; i < 64; i += 8)
         XROUNDS8(i, XWK);
 #undef XWK
@@ -69,7 +64,7 @@ static inline void xway_compress_pad(xvec s[8])
 {
     xvec a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
 
-#define XWK(i) (sha256_accel_pad_wk[i])
+#define XWK(i) (sha256_pad64_kw[i])
     for (int i = 0; i < 64; i += 8)
         XROUNDS8(i, XWK);
 #undef XWK
@@ -87,7 +82,7 @@ void XWAY_NAME(unsigned char *out, const unsigned char *in)
 
     /* Inner hash: the input block, then its constant padding block. */
     for (int j = 0; j < 8; j++)
-        s[j] = (xvec){0} + xway_iv[j];
+        s[j] = (xvec){0} + sha256_iv[j];
     xway_compress(s, w);
     for (int j = 0; j < 8; j++)
         t[j] = s[j];
@@ -96,7 +91,7 @@ void XWAY_NAME(unsigned char *out, const unsigned char *in)
     /* Outer hash: the 32-byte inner digest, padded to one block. */
     for (int j = 0; j < 8; j++) {
         w[j] = t[j];
-        s[j] = (xvec){0} + xway_iv[j];
+        s[j] = (xvec){0} + sha256_iv[j];
     }
     w[8] = (xvec){0} + 0x80000000u;
     for (int j = 9; j < 15; j++)

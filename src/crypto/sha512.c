@@ -110,52 +110,22 @@ void sha512_init(sha512_ctx *ctx)
     ctx->bytes = 0;
 }
 
-void sha512_write(sha512_ctx *ctx, const void *data, size_t len)
+static void sha512_blocks(void *state, const unsigned char *p, size_t n)
 {
-    const unsigned char *p = data;
-    size_t used = (size_t)(ctx->bytes & 127);
-
-    ctx->bytes += len;
-    if (used) {
-        size_t room = 128 - used;
-        if (len < room) {
-            if (len)
-                memcpy(ctx->buf + used, p, len);
-            return;
-        }
-        memcpy(ctx->buf + used, p, room);
-        sha512_transform_impl(ctx->s, ctx->buf, 1);
-        p += room;
-        len -= room;
-    }
-    if (len >= 128) {
-        size_t n = len / 128;
-        sha512_transform_impl(ctx->s, p, n);
-        p += 128 * n;
-        len -= 128 * n;
-    }
-    if (len)
-        memcpy(ctx->buf, p, len);
+    sha512_transform_impl(state, p, n);
 }
 
+void sha512_write(sha512_ctx *ctx, const void *data, size_t len)
+{
+    md_write(ctx->s, ctx->buf, &ctx->bytes, 128, sha512_blocks, data, len);
+}
+
+/* The length field is 128 bits; md_pad fills its high half from the top three
+ * bits of the 64-bit byte count. */
 void sha512_finalize(sha512_ctx *ctx, unsigned char *out)
 {
-    size_t used = (size_t)(ctx->bytes & 127);
-    int i;
-
-    ctx->buf[used++] = 0x80;
-    if (used > 112) {
-        memset(ctx->buf + used, 0, 128 - used);
-        sha512_transform_impl(ctx->s, ctx->buf, 1);
-        used = 0;
-    }
-    /* The length field is 128 bits; the high 64 bits of a byte count that
-     * fits in 64 bits, times 8, are the top three bits of bytes. */
-    memset(ctx->buf + used, 0, 112 - used);
-    store64_be(ctx->buf + 112, ctx->bytes >> 61);
-    store64_be(ctx->buf + 120, ctx->bytes << 3);
-    sha512_transform_impl(ctx->s, ctx->buf, 1);
-    for (i = 0; i < 8; i++)
+    md_pad(ctx->s, ctx->buf, ctx->bytes, 128, 16, 1, sha512_blocks);
+    for (int i = 0; i < 8; i++)
         store64_be(out + 8 * i, ctx->s[i]);
 }
 

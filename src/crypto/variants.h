@@ -14,11 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The 64 SHA-256 round constants (FIPS 180-4 4.2.2). */
-extern const uint32_t sha256_accel_k[64];
-/* W[t] + K[t] for the block that pads a 64-byte message: the second
- * compression of the inner hash of sha256_d64 is the same for every input. */
-extern const uint32_t sha256_accel_pad_wk[64];
+#include "crypto/impl.h"   /* sha256_iv, sha256_k, sha256_pad64_kw */
 
 /* A d64 kernel of fixed width (2, 4, 8 or 16 inputs). */
 typedef void (*sha256_d64_kernel)(unsigned char *out, const unsigned char *in);
