@@ -47,6 +47,24 @@ typedef struct {
 /* The registered benchmarks, in list order (not sorted); *count receives how many. */
 const bench_entry *bench_registry(size_t *count);
 
+/* The hash families whose implementations can be pinned (crypto/dispatch.h). */
+typedef enum { BENCH_HASH_SHA1, BENCH_HASH_SHA256, BENCH_HASH_SHA512 } bench_hash_family;
+
+/* A registered benchmark that -compare runs once per implementation of its hash family, and
+ * once through OpenSSL. */
+typedef struct {
+    const char *name;                  /* the registered benchmark's name */
+    bench_hash_family family;          /* what the implementation rows pin */
+    void (*openssl)(nb_bench *bench);  /* the same work done by OpenSSL; NULL without it */
+} bench_compare_entry;
+
+/* The benchmarks -compare knows, in byte-wise name order; *count receives how many. */
+const bench_compare_entry *bench_compare_registry(size_t *count);
+
+/* The largest -asymptote value: ComplexMemPool's number of child transactions, whose memory
+ * grows with its square (10000: about 170 MB, 30000: 1.4 GB). */
+#define BENCH_MAX_COMPLEXITY_N 10000
+
 /* For a benchmark whose setup or op cannot get memory (it has no way to return an error):
  * prints "bench_bitcoin: <name>: out of memory" on stderr, removes any temporary output
  * file and exits with status 1. Does not return. */

@@ -4,7 +4,14 @@
  *
  * Each op is a static function in this file so that nb_run (inline) inlines it into the
  * measured loop; the op's result always lands in memory the op's argument points to, which
- * the compiler cannot prove dead. */
+ * the compiler cannot prove dead.
+ *
+ * bench_compare_registry, at the end, lists the ones -compare runs per implementation, with
+ * their OpenSSL counterparts (crypto_openssl.c). */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
 #include "bench_bitcoin/bench.h"
 #include "crypto/ripemd160.h"
 #include "crypto/sha1.h"
@@ -14,6 +21,8 @@
 #include "util/alloc.h"
 
 #include <string.h>
+
+#include "bench_bitcoin/crypto_openssl.h"
 
 #define BUFFER_SIZE 1000000
 #define D64_BLOCKS 1024
@@ -147,4 +156,24 @@ void SipHash_32b(nb_bench *bench)
     siphash_state s;
     memset(&s, 0, sizeof s);
     nb_run(bench, siphash_32b_op, &s);
+}
+
+#ifdef HAVE_OPENSSL
+#define OPENSSL_FN(fn) fn
+#else
+#define OPENSSL_FN(fn) NULL
+#endif
+
+static const bench_compare_entry compare_registry[] = {
+    {"SHA1", BENCH_HASH_SHA1, OPENSSL_FN(bench_openssl_sha1)},
+    {"SHA256", BENCH_HASH_SHA256, OPENSSL_FN(bench_openssl_sha256)},
+    {"SHA256D64_1024", BENCH_HASH_SHA256, OPENSSL_FN(bench_openssl_sha256d64_1024)},
+    {"SHA256_32b", BENCH_HASH_SHA256, OPENSSL_FN(bench_openssl_sha256_32b)},
+    {"SHA512", BENCH_HASH_SHA512, OPENSSL_FN(bench_openssl_sha512)},
+};
+
+const bench_compare_entry *bench_compare_registry(size_t *count)
+{
+    *count = sizeof compare_registry / sizeof compare_registry[0];
+    return compare_registry;
 }

@@ -30,8 +30,11 @@ void ComplexMemPool(nb_bench *bench) {
     int childTxs = 800;
     mempool_workload w;
     complex_ctx c;
-    if (nb_get_complexity_n(bench) > 1) {
-        childTxs = (int)nb_get_complexity_n(bench);
+    double n = nb_get_complexity_n(bench);
+    /* bench_bitcoin refuses -asymptote values above the bound; clamp anyway, so that no n
+     * (1e12, say) reaches the int conversion out of range. Like Core, n <= 1 keeps 800. */
+    if (n > 1) {
+        childTxs = n < BENCH_MAX_COMPLEXITY_N ? (int)n : BENCH_MAX_COMPLEXITY_N;
     }
     if (mempool_workload_make(&w, (size_t)childTxs, MEMPOOL_WORKLOAD_SEED) != 0) {
         bench_out_of_memory("ComplexMemPool");
