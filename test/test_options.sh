@@ -45,7 +45,8 @@ good() {
 for h in -help --help -h --h '-?' '--?'; do
     good "$h"
     for word in -filter= -list -asymptote= -min-time= -sanity-check -output-csv= \
-                -output-json= -help NANOBENCH_ENDLESS NANOBENCH_SUPPRESS_WARNINGS quiet; do
+                -output-json= -help -compare '[openssl]' "Core's 10 ms" 'default: 50' \
+                NANOBENCH_ENDLESS NANOBENCH_SUPPRESS_WARNINGS quiet; do
         grep -F -q -- "$word" "$tmp/out" || fail "$h: help does not mention $word"
     done
 done
@@ -114,6 +115,11 @@ done
 bad "-asymptote: '1e999' is out of range" -filter=SipHash_32b -asymptote=1e999
 bad "-asymptote: '0' is not a positive number" -filter=SipHash_32b -asymptote=10,0
 bad "-asymptote: empty item in '10,,20'" -filter=SipHash_32b -asymptote=10,,20
+# ComplexMemPool's memory grows with n^2: n is capped, and checked before anything runs.
+bad "-asymptote: '10001' is above the maximum 10000" -filter=ComplexMemPool -asymptote=10001
+bad "-asymptote: '1e12' is above the maximum 10000" -filter=ComplexMemPool -asymptote=5,1e12
+bad "-asymptote: '10000.5' is above the maximum 10000" -asymptote=10000.5
+good -sanity-check -filter=SipHash_32b -asymptote=10000
 
 # ---- -min-time ------------------------------------------------------------------------------
 for v in '' 'abc' '-1' '10ms' '1e999' '0x10' 'inf' ' 1'; do
@@ -258,12 +264,87 @@ assert abs(r["minEpochTime"] - 0.0001) < 1e-9, r["minEpochTime"]
 ' "$tmp/d/t.json" || fail "-min-time=1.1 did not give a 0.1 ms minimum epoch time"
 fi
 
+# The default -min-time is 50 ms (not Core's 10): 50/11 ms per epoch.
+if command -v python3 >/dev/null 2>&1; then
+    good -filter=SipHash_32b -output-json="$tmp/d/t.json"
+    python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert abs(r["minEpochTime"] - 0.05 / 11) < 1e-8, r["minEpochTime"]
+' "$tmp/d/t.json" || fail "the default -min-time is not 50 ms over 11 epochs"
+fi
+
 # -sanity-check: no table on stdout, but the files are written.
 rm -f "$tmp/d"/*
 good -sanity-check -filter=SHA256_32b -output-csv="$tmp/d/s.csv"
 [ ! -s "$tmp/out" ] || fail "-sanity-check printed a table"
 [ "$(tail -n +2 "$tmp/d/s.csv" | cut -d, -f1-3)" = "SHA256_32b,1,1" ] ||
     fail "-sanity-check CSV: $(cat "$tmp/d/s.csv")"
+
+# ---- -compare ------------------------------------------------------------------------------
+if grep -q '^#define HAVE_OPENSSL 1' "${top_builddir:-.}/config.h" 2>/dev/null; then
+    openssl=yes
+else
+    openssl=no
+fi
+bad "-compare takes no value" -compare=1
+bad "-compare cannot be combined with -asymptote" -compare -asymptote=1,2
+bad "-compare cannot be combined with -asymptote" -asymptote=1 -list -compare
+bad "-compare: no selected benchmark has implementations to compare" -compare -filter=RIPEMD160
+bad "-compare: no selected benchmark has implementations to compare" -compare -list \
+    -filter='Prevector.*|SipHash_32b'
+bad "-filter: no benchmark matches 'SHA'" -compare -filter=SHA
+
+# -list -compare: the rows, grouped by benchmark in name order: [auto] first, then
+# [standard] (always there) and the other implementations, then [openssl] with OpenSSL.
+good -list -compare
+[ "$(sed 's/ \[.*//' "$tmp/out" | uniq | tr '\n' ' ')" = \
+  "SHA1 SHA256 SHA256D64_1024 SHA256_32b SHA512 " ] ||
+    fail "-list -compare groups: $(cat "$tmp/out")"
+grep -v -q '^[A-Za-z0-9_]* \[[a-z0-9]*\]$' "$tmp/out" &&
+    fail "-list -compare: malformed row names: $(cat "$tmp/out")"
+for h in SHA1 SHA256 SHA256D64_1024 SHA256_32b SHA512; do
+    grep "^$h \[" "$tmp/out" >"$tmp/group"
+    [ "$(sed -n 1p "$tmp/group")" = "$h [auto]" ] || fail "$h: [auto] is not first"
+    [ "$(sed -n 2p "$tmp/group")" = "$h [standard]" ] || fail "$h: [standard] is not second"
+    [ "$(sort "$tmp/group" | uniq -d)" = "" ] || fail "$h: repeated rows: $(cat "$tmp/group")"
+    if [ $openssl = yes ]; then
+        [ "$(tail -n 1 "$tmp/group")" = "$h [openssl]" ] || fail "$h: [openssl] is not last"
+    else
+        grep -q openssl "$tmp/group" && fail "$h: an [openssl] row without OpenSSL"
+    fi
+done
+grep -F -q "[auto] is SHA1 '" "$tmp/err" || fail "-compare does not say what [auto] is"
+if [ $openssl = no ]; then
+    grep -q "built without OpenSSL, so there are no \[openssl\] rows" "$tmp/err" ||
+        fail "-compare without OpenSSL does not say so: $(cat "$tmp/err")"
+fi
+# SHA-256's implementations name the SHA256 rows only; SHA-1 has its own.
+grep -q '^SHA1 \[avx512\]$' "$tmp/out" && fail "SHA1 offers SHA-256's avx512"
+# Benchmarks without implementations are skipped, not refused.
+good -list -compare -filter='SHA1|RIPEMD160|SipHash_32b'
+[ "$(sed 's/ \[.*//' "$tmp/out" | uniq)" = "SHA1" ] ||
+    fail "-compare did not skip RIPEMD160/SipHash_32b: $(cat "$tmp/out")"
+
+# A run: one table per benchmark, titled with its name, with the relative column; [auto] is
+# the reference (100.0%); the rows are those -list -compare names, in that order.
+good -list -compare -filter='SHA256_32b|SHA1'
+cp "$tmp/out" "$tmp/rows"
+good -compare -filter='SHA256_32b|SHA1' -min-time=1 -output-csv="$tmp/d/c.csv"
+grep '^|' "$tmp/out" >"$tmp/table"
+[ "$(grep -c '^| *relative *| *ns/byte *| *byte/s *| *err% *|' "$tmp/table")" -eq 2 ] ||
+    fail "-compare: not 2 headers with a relative column: $(cat "$tmp/table")"
+grep -q '| SHA1$' "$tmp/table" && grep -q '| SHA256_32b$' "$tmp/table" ||
+    fail "-compare: tables not titled by benchmark: $(cat "$tmp/table")"
+[ "$(sed -n 's/^| *[0-9][^`]*`\([^`]*\)`.*/\1/p' "$tmp/table")" = "$(cat "$tmp/rows")" ] ||
+    fail "-compare rows differ from -list -compare: $(cat "$tmp/table")"
+[ "$(grep -c '^| *100\.0% |[^`]*`[A-Za-z0-9_]* \[auto\]`' "$tmp/table")" -eq 2 ] ||
+    fail "-compare: [auto] rows are not the 100% reference: $(cat "$tmp/table")"
+grep '^| *[0-9]' "$tmp/table" | grep -v -q '^| *[0-9][0-9.]*% *| *[0-9]' &&
+    fail "-compare: a row without a relative figure: $(cat "$tmp/table")"
+[ "$(tail -n +2 "$tmp/d/c.csv" | cut -d, -f1)" = "$(cat "$tmp/rows")" ] ||
+    fail "-compare CSV names: $(cat "$tmp/d/c.csv")"
+rm -f "$tmp/d/c.csv"
 
 echo "$checks runs, $failures failure(s)"
 [ $failures -eq 0 ]

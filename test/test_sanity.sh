@@ -56,5 +56,20 @@ for name in $expected; do
     [ "$got" = "$name" ] || fail "-filter=$name selects: $got"
 done
 
+# -compare: every implementation of every hash benchmark, and OpenSSL's rows, once each (under
+# --enable-sanitizers, the pinned variants and the OpenSSL calls go through ASan and UBSan).
+"$prog" -list -compare >"$tmp/rows" 2>/dev/null || fail "-list -compare exited $?"
+"$prog" -sanity-check -compare -output-csv="$tmp/compare.csv" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || fail "-sanity-check -compare exited $rc: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "-sanity-check -compare printed on stdout: $(head -3 "$tmp/out")"
+if [ -f "$tmp/compare.csv" ]; then
+    [ "$(tail -n +2 "$tmp/compare.csv" | cut -d, -f1)" = "$(cat "$tmp/rows")" ] ||
+        fail "-sanity-check -compare rows differ from -list -compare: $(cat "$tmp/compare.csv")"
+    [ "$(wc -l <"$tmp/rows")" -ge 10 ] || fail "-list -compare lists too few rows: $(cat "$tmp/rows")"
+else
+    fail "-sanity-check -compare wrote no CSV"
+fi
+
 [ $failures -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "sanity check passed for all 16 benchmarks"
