@@ -47,14 +47,6 @@ test_test_crypto_variants_SOURCES = test/test_crypto_variants.c
 test_test_crypto_variants_LDADD = src/crypto/libbitcoin_crypto.la src/util/libbitcoin_util.la \
 	test/libtestutil.la
 
-# Side-by-side speed against OpenSSL: not a test, built on demand with
-# `make test/crypto_speed` (figures in doc/crypto.md).
-EXTRA_PROGRAMS += test/crypto_speed
-test_crypto_speed_SOURCES = test/crypto_speed.c
-test_crypto_speed_CPPFLAGS = $(AM_CPPFLAGS) $(OPENSSL_CFLAGS)
-test_crypto_speed_LDADD = src/crypto/libbitcoin_crypto.la src/util/libbitcoin_util.la \
-	$(OPENSSL_LIBS)
-
 # The variant test under valgrind (skipped without it and with sanitizers).
 TESTS += test/test_valgrind.sh
 EXTRA_DIST += test/test_valgrind.sh doc/crypto.md

@@ -18,6 +18,7 @@
 
 sha256_transform_fn sha256_transform_impl = sha256_transform_portable;
 sha256_d64_fn sha256_d64_impl = sha256_d64_portable;
+sha256_finish_fn sha256_finish_impl = sha256_finish_portable;
 sha1_transform_fn sha1_transform_impl = sha1_transform_portable;
 sha512_transform_fn sha512_transform_impl = sha512_transform_portable;
 
@@ -42,6 +43,7 @@ typedef struct {
     const char *name;
     int isa;
     sha256_transform_fn transform;   /* NULL: none of its own */
+    sha256_finish_fn finish;         /* with the transform, never without */
     sha256_d64_fn d64;               /* one input at a time; NULL: none */
     sha256_d64_kernel kernel;        /* NULL: none */
     unsigned width;                  /* inputs per kernel call */
@@ -49,18 +51,20 @@ typedef struct {
 
 /* Widest kernel first: the order of the description and of the d64 chain. */
 static const sha256_variant sha256_variants[] = {
-    {"standard", ISA_NONE, sha256_transform_portable, sha256_d64_portable, NULL, 0},
+    {"standard", ISA_NONE, sha256_transform_portable, sha256_finish_portable,
+     sha256_d64_portable, NULL, 0},
 #ifdef ENABLE_AVX512
-    {"avx512", ISA_AVX512, NULL, NULL, sha256_d64_avx512_16way, 16},
+    {"avx512", ISA_AVX512, NULL, NULL, NULL, sha256_d64_avx512_16way, 16},
 #endif
 #ifdef ENABLE_AVX2
-    {"avx2", ISA_AVX2, NULL, NULL, sha256_d64_avx2_8way, 8},
+    {"avx2", ISA_AVX2, NULL, NULL, NULL, sha256_d64_avx2_8way, 8},
 #endif
 #ifdef ENABLE_SSE41
-    {"sse41", ISA_SSE41, NULL, NULL, sha256_d64_sse41_4way, 4},
+    {"sse41", ISA_SSE41, NULL, NULL, NULL, sha256_d64_sse41_4way, 4},
 #endif
 #ifdef ENABLE_SHANI
-    {"shani", ISA_SHANI, sha256_transform_shani, sha256_d64_shani, sha256_d64_shani_2way, 2},
+    {"shani", ISA_SHANI, sha256_transform_shani, sha256_finish_shani, sha256_d64_shani,
+     sha256_d64_shani_2way, 2},
 #endif
 };
 #define N_SHA256 (sizeof sha256_variants / sizeof sha256_variants[0])
@@ -128,6 +132,32 @@ static int sha256_transform_ok(sha256_transform_fn fn)
     return 1;
 }
 
+/* The finish against the portable one: every tail length 0..63 after 0, 1
+ * and 2^54 + 1 whole blocks (the last sets the top bit of the length field),
+ * from states that are not the IV, with bytes past the tail that must be
+ * ignored. */
+static int sha256_finish_ok(sha256_finish_fn fn)
+{
+    unsigned char in[5 * 64], buf_ref[64], buf_got[64], ref[32], got[32];
+    static const uint64_t whole[3] = {0, 64, (((uint64_t)1 << 54) + 1) * 64};
+
+    test_input(in, sizeof in);
+    for (size_t k = 0; k < 3; k++) {
+        for (size_t used = 0; used < 64; used++) {
+            uint32_t s_ref[8], s_got[8];
+            memcpy(s_ref, in + 256 + 4 * k, sizeof s_ref);
+            memcpy(s_got, s_ref, sizeof s_got);
+            memcpy(buf_ref, in + 128 + used, 64);
+            memcpy(buf_got, buf_ref, 64);
+            sha256_finish_portable(s_ref, buf_ref, whole[k] + used, ref);
+            fn(s_got, buf_got, whole[k] + used, got);
+            if (memcmp(ref, got, sizeof got) != 0)
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* d64 through fn on counts 1 .. TEST_BLOCKS, in place and not. */
 static int sha256_d64_ok(sha256_d64_fn fn)
 {
@@ -187,6 +217,8 @@ static void sha256_d64_test_chain(unsigned char *out, const unsigned char *in, s
 static int sha256_variant_ok(const sha256_variant *v)
 {
     if (v->transform && !sha256_transform_ok(v->transform))
+        return 0;
+    if (v->finish && !sha256_finish_ok(v->finish))
         return 0;
     if (v->d64 && !sha256_d64_ok(v->d64))
         return 0;
@@ -326,6 +358,7 @@ static const char *sha256_desc = "standard";
 static void sha256_install(unsigned use, char *desc)
 {
     sha256_transform_fn transform = sha256_transform_portable;
+    sha256_finish_fn finish = sha256_finish_portable;
     sha256_d64_fn one = sha256_d64_portable;
     size_t one_from = 0;
     char *p = desc;
@@ -335,8 +368,10 @@ static void sha256_install(unsigned use, char *desc)
         const sha256_variant *v = &sha256_variants[i];
         if (!(use & 1u << i))
             continue;
-        if (v->transform)
+        if (v->transform) {
             transform = v->transform;
+            finish = v->finish;
+        }
         if (v->d64) {
             one = v->d64;
             one_from = i;
@@ -348,6 +383,7 @@ static void sha256_install(unsigned use, char *desc)
     }
     chain.one = one;
     sha256_transform_impl = transform;
+    sha256_finish_impl = finish;
     sha256_d64_impl = chain.count > 0 ? sha256_d64_chain : one;
 
     desc[0] = '\0';

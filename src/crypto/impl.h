@@ -13,6 +13,12 @@
 typedef void (*sha256_transform_fn)(uint32_t state[8], const unsigned char *blocks, size_t n);
 /* out[32*i..] = SHA256(SHA256(in[64*i..64*i+64])) for i < blocks; out may equal in. */
 typedef void (*sha256_d64_fn)(unsigned char *out, const unsigned char *in, size_t blocks);
+/* Finishes a SHA-256 message: pads the bytes % 64 message bytes at the start
+ * of buf (the rest of buf is ignored), compresses the last block or two into
+ * state and writes the 32-byte digest to out. bytes is the message length.
+ * state and buf may be clobbered; out may overlap neither. */
+typedef void (*sha256_finish_fn)(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
+                                 unsigned char *out);
 /* Compress n consecutive 64-byte blocks into a SHA1 state. */
 typedef void (*sha1_transform_fn)(uint32_t state[5], const unsigned char *blocks, size_t n);
 /* Compress n consecutive 128-byte blocks into a SHA512 state. */
@@ -28,12 +34,15 @@ extern const uint32_t sha256_pad64_kw[64];
 
 void sha256_transform_portable(uint32_t state[8], const unsigned char *blocks, size_t n);
 void sha256_d64_portable(unsigned char *out, const unsigned char *in, size_t blocks);
+void sha256_finish_portable(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
+                            unsigned char *out);
 void sha1_transform_portable(uint32_t state[5], const unsigned char *blocks, size_t n);
 void sha512_transform_portable(uint64_t state[8], const unsigned char *blocks, size_t n);
 
 /* The variants in use (defined in dispatch.c). */
 extern sha256_transform_fn sha256_transform_impl;
 extern sha256_d64_fn sha256_d64_impl;
+extern sha256_finish_fn sha256_finish_impl;
 extern sha1_transform_fn sha1_transform_impl;
 extern sha512_transform_fn sha512_transform_impl;
 

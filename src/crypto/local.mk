@@ -43,10 +43,11 @@ test_test_siphash_SOURCES = test/test_siphash.c
 test_test_siphash_CPPFLAGS = $(AM_CPPFLAGS) $(OPENSSL_CFLAGS)
 test_test_siphash_LDADD = $(HASH_TEST_LIBS)
 
-# Portable speed side by side with OpenSSL: not a test (noisy shared
-# machine), built on demand with `make test/hash_speed`.
-EXTRA_PROGRAMS += test/hash_speed
-test_hash_speed_SOURCES = test/hash_speed.c
-test_hash_speed_CPPFLAGS = $(AM_CPPFLAGS) $(OPENSSL_CFLAGS)
-test_hash_speed_LDADD = src/crypto/libbitcoin_crypto.la src/util/libbitcoin_util.la \
+# Every implementation of every hash side by side with OpenSSL: not a test
+# (noisy shared machine), built on demand with `make test/crypto_speed`
+# (usage and figures in doc/crypto.md).
+EXTRA_PROGRAMS += test/crypto_speed
+test_crypto_speed_SOURCES = test/crypto_speed.c
+test_crypto_speed_CPPFLAGS = $(AM_CPPFLAGS) $(OPENSSL_CFLAGS)
+test_crypto_speed_LDADD = src/crypto/libbitcoin_crypto.la src/util/libbitcoin_util.la \
 	$(OPENSSL_LIBS)

@@ -179,11 +179,24 @@ void sha256_write(sha256_ctx *ctx, const void *data, size_t len)
     md_write(ctx->s, ctx->buf, &ctx->bytes, 64, sha256_blocks, data, len);
 }
 
+static void sha256_blocks_portable(void *state, const unsigned char *p, size_t n)
+{
+    sha256_transform_portable(state, p, n);
+}
+
+void sha256_finish_portable(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
+                            unsigned char *out)
+{
+    md_pad(state, buf, bytes, 64, 8, 1, sha256_blocks_portable);
+    for (int i = 0; i < 8; i++)
+        store32_be(out + 4 * i, state[i]);
+}
+
+/* Through a pointer of its own: a variant may pad and finish in registers
+ * (sha256_shani.c), which for short messages saves a good part of the time. */
 void sha256_finalize(sha256_ctx *ctx, unsigned char *out)
 {
-    md_pad(ctx->s, ctx->buf, ctx->bytes, 64, 8, 1, sha256_blocks);
-    for (int i = 0; i < 8; i++)
-        store32_be(out + 4 * i, ctx->s[i]);
+    sha256_finish_impl(ctx->s, ctx->buf, ctx->bytes, out);
 }
 
 void sha256_hash(unsigned char *out, const void *data, size_t len)

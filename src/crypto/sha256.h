@@ -28,9 +28,10 @@ void sha256_init(sha256_ctx *ctx);
  * NULL when len is 0. Whole 64-byte blocks are compressed straight from data. */
 void sha256_write(sha256_ctx *ctx, const void *data, size_t len);
 
-/* Writes the 32-byte digest of everything written since sha256_init to out.
- * ctx is left padded: call sha256_init before using it again (copy it first
- * to keep a midstate). */
+/* Writes the 32-byte digest of everything written since sha256_init to out
+ * (which may point into the data written, but not into ctx). ctx is left in
+ * an unspecified state: call sha256_init before using it again (copy it
+ * first to keep a midstate). */
 void sha256_finalize(sha256_ctx *ctx, unsigned char *out);
 
 /* One-shot: out (32 bytes) = SHA-256 of the len bytes at data. */

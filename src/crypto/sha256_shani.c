@@ -89,6 +89,50 @@ void sha256_transform_shani(uint32_t state[8], const unsigned char *blocks, size
     pack_state(state, abef, cdgh);
 }
 
+/* The message words of buf[0..used) followed by the padding byte 0x80 and
+ * zeros, 16 bytes at offset 16 * i, byte-swapped into host-order lanes; the
+ * bytes of buf from used on are ignored. Built in a register: padding
+ * written to memory byte by byte and read back 16 bytes at a time would
+ * stall on store-to-load forwarding. */
+static inline __m128i tail_words(const unsigned char *buf, __m128i used, int i)
+{
+    const __m128i pos = _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                   13, 14, 15), _mm_set1_epi8((char)(16 * i)));
+    __m128i x = _mm_and_si128(_mm_loadu_si128((const __m128i *)(buf + 16 * i)),
+                              _mm_cmpgt_epi8(used, pos));
+    x = _mm_or_si128(x, _mm_and_si128(_mm_cmpeq_epi8(used, pos), _mm_set1_epi8((char)0x80)));
+    return _mm_shuffle_epi8(x, BSWAP_MASK);
+}
+
+static inline void store_digest(unsigned char *out, __m128i abef, __m128i cdgh);
+
+void sha256_finish_shani(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
+                         unsigned char *out)
+{
+    const size_t used = (size_t)(bytes & 63);
+    const __m128i u = _mm_set1_epi8((char)used);
+    const uint64_t bits = bytes << 3;
+    /* words 14 and 15 of the last block: the bit count, big-endian */
+    const __m128i len = _mm_set_epi32((int)(uint32_t)bits, (int)(uint32_t)(bits >> 32), 0, 0);
+    __m128i abef, cdgh, abef0, cdgh0;
+    __m128i m0 = tail_words(buf, u, 0), m1 = tail_words(buf, u, 1);
+    __m128i m2 = tail_words(buf, u, 2), m3 = tail_words(buf, u, 3);
+
+    unpack_state(state, &abef, &cdgh);
+    abef0 = abef;
+    cdgh0 = cdgh;
+    if (used >= 56) {
+        /* No room for the length: the padding spills into a second block. */
+        COMPRESS(abef, cdgh, m0, m1, m2, m3);
+        abef = abef0 = _mm_add_epi32(abef, abef0);
+        cdgh = cdgh0 = _mm_add_epi32(cdgh, cdgh0);
+        m0 = m1 = m2 = m3 = _mm_setzero_si128();
+    }
+    m3 = _mm_or_si128(m3, len);
+    COMPRESS(abef, cdgh, m0, m1, m2, m3);
+    store_digest(out, _mm_add_epi32(abef, abef0), _mm_add_epi32(cdgh, cdgh0));
+}
+
 /* The rounds of the padding block of a 64-byte message: W+K is constant. */
 #define PAD_ROUNDS(abef, cdgh) do { \
         for (int j_ = 0; j_ < 16; j_++) \

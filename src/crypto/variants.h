@@ -21,6 +21,8 @@ typedef void (*sha256_d64_kernel)(unsigned char *out, const unsigned char *in);
 
 /* SHA-NI (sha256_shani.c, sha1_shani.c). */
 void sha256_transform_shani(uint32_t state[8], const unsigned char *blocks, size_t n);
+void sha256_finish_shani(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
+                         unsigned char *out);
 void sha256_d64_shani(unsigned char *out, const unsigned char *in, size_t blocks);
 void sha256_d64_shani_2way(unsigned char *out, const unsigned char *in);
 void sha1_transform_shani(uint32_t state[5], const unsigned char *blocks, size_t n);
