@@ -89,22 +89,44 @@ void sha256_transform_shani(uint32_t state[8], const unsigned char *blocks, size
     pack_state(state, abef, cdgh);
 }
 
-/* The message words of buf[0..used) followed by the padding byte 0x80 and
- * zeros, 16 bytes at offset 16 * i, byte-swapped into host-order lanes; the
- * bytes of buf from used on are ignored. Built in a register: padding
- * written to memory byte by byte and read back 16 bytes at a time would
- * stall on store-to-load forwarding. */
-static inline __m128i tail_words(const unsigned char *buf, __m128i used, int i)
+/* The last block(s) of a message, built in registers: padding written to
+ * memory byte by byte and read back 16 bytes at a time would stall on
+ * store-to-load forwarding, and the block's first words are on the critical
+ * path of a short hash (the previous digest, stored, is this one's input).
+ *
+ * 16 bytes at offset 16 * i of buf[0..used), then 0x80, then zeros, as
+ * host-order words: one pshufb both byte-swaps and zeroes the bytes from
+ * used on (a control byte with its top bit set yields 0); *pad gets the
+ * 0x80 marker in its place (or zero), for the caller to add in. */
+static inline __m128i tail_words(const unsigned char *buf, __m128i used, int i, __m128i *pad)
 {
-    const __m128i pos = _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-                                                   13, 14, 15), _mm_set1_epi8((char)(16 * i)));
-    __m128i x = _mm_and_si128(_mm_loadu_si128((const __m128i *)(buf + 16 * i)),
-                              _mm_cmpgt_epi8(used, pos));
-    x = _mm_or_si128(x, _mm_and_si128(_mm_cmpeq_epi8(used, pos), _mm_set1_epi8((char)0x80)));
-    return _mm_shuffle_epi8(x, BSWAP_MASK);
+    const __m128i swap = BSWAP_MASK;
+    const __m128i pos = _mm_add_epi8(swap, _mm_set1_epi8((char)(16 * i)));
+    __m128i ctrl = _mm_or_si128(swap, _mm_andnot_si128(_mm_cmpgt_epi8(used, pos),
+                                                        _mm_set1_epi8((char)0x80)));
+    *pad = _mm_and_si128(_mm_cmpeq_epi8(used, pos), _mm_set1_epi8((char)0x80));
+    return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(buf + 16 * i)), ctrl);
 }
 
 static inline void store_digest(unsigned char *out, __m128i abef, __m128i cdgh);
+
+/* 64 rounds like COMPRESS, the first 16 with W+K given in wk0..wk3. */
+#define COMPRESS_WK(abef, cdgh, m0, m1, m2, m3, wk0, wk1, wk2, wk3) do { \
+        ROUNDS4(abef, cdgh, wk0); \
+        ROUNDS4(abef, cdgh, wk1); \
+        ROUNDS4(abef, cdgh, wk2); \
+        ROUNDS4(abef, cdgh, wk3); \
+        for (int i_ = 4; i_ < 16; i_ += 4) { \
+            m0 = sched(m0, m1, m2, m3); \
+            ROUNDS4(abef, cdgh, _mm_add_epi32(m0, k4(i_))); \
+            m1 = sched(m1, m2, m3, m0); \
+            ROUNDS4(abef, cdgh, _mm_add_epi32(m1, k4(i_ + 1))); \
+            m2 = sched(m2, m3, m0, m1); \
+            ROUNDS4(abef, cdgh, _mm_add_epi32(m2, k4(i_ + 2))); \
+            m3 = sched(m3, m0, m1, m2); \
+            ROUNDS4(abef, cdgh, _mm_add_epi32(m3, k4(i_ + 3))); \
+        } \
+    } while (0)
 
 void sha256_finish_shani(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
                          unsigned char *out)
@@ -114,22 +136,39 @@ void sha256_finish_shani(uint32_t state[8], unsigned char buf[64], uint64_t byte
     const uint64_t bits = bytes << 3;
     /* words 14 and 15 of the last block: the bit count, big-endian */
     const __m128i len = _mm_set_epi32((int)(uint32_t)bits, (int)(uint32_t)(bits >> 32), 0, 0);
-    __m128i abef, cdgh, abef0, cdgh0;
-    __m128i m0 = tail_words(buf, u, 0), m1 = tail_words(buf, u, 1);
-    __m128i m2 = tail_words(buf, u, 2), m3 = tail_words(buf, u, 3);
+    __m128i abef, cdgh, abef0, cdgh0, p0, p1, p2, p3;
+    __m128i m0 = tail_words(buf, u, 0, &p0), m1 = tail_words(buf, u, 1, &p1);
+    __m128i m2 = tail_words(buf, u, 2, &p2), m3 = tail_words(buf, u, 3, &p3);
 
     unpack_state(state, &abef, &cdgh);
     abef0 = abef;
     cdgh0 = cdgh;
     if (used >= 56) {
         /* No room for the length: the padding spills into a second block. */
+        m0 = _mm_or_si128(m0, p0);
+        m1 = _mm_or_si128(m1, p1);
+        m2 = _mm_or_si128(m2, p2);
+        m3 = _mm_or_si128(m3, p3);
         COMPRESS(abef, cdgh, m0, m1, m2, m3);
         abef = abef0 = _mm_add_epi32(abef, abef0);
         cdgh = cdgh0 = _mm_add_epi32(cdgh, cdgh0);
-        m0 = m1 = m2 = m3 = _mm_setzero_si128();
+        m0 = m1 = m2 = m3 = p0 = p1 = p2 = p3 = _mm_setzero_si128();
     }
-    m3 = _mm_or_si128(m3, len);
-    COMPRESS(abef, cdgh, m0, m1, m2, m3);
+    /* The padding words go into K's side of W+K, which does not wait for
+     * the message: the message words reach the rounds through one pshufb
+     * and one add, as in the plain transform. */
+    p3 = _mm_or_si128(p3, len);
+    {
+        __m128i wk0 = _mm_add_epi32(m0, _mm_add_epi32(k4(0), p0));
+        __m128i wk1 = _mm_add_epi32(m1, _mm_add_epi32(k4(1), p1));
+        __m128i wk2 = _mm_add_epi32(m2, _mm_add_epi32(k4(2), p2));
+        __m128i wk3 = _mm_add_epi32(m3, _mm_add_epi32(k4(3), p3));
+        m0 = _mm_or_si128(m0, p0);
+        m1 = _mm_or_si128(m1, p1);
+        m2 = _mm_or_si128(m2, p2);
+        m3 = _mm_or_si128(m3, p3);
+        COMPRESS_WK(abef, cdgh, m0, m1, m2, m3, wk0, wk1, wk2, wk3);
+    }
     store_digest(out, _mm_add_epi32(abef, abef0), _mm_add_epi32(cdgh, cdgh0));
 }
 
@@ -151,13 +190,14 @@ static inline void digest_words(__m128i abef, __m128i cdgh, __m128i *m0, __m128i
     *m1 = _mm_unpackhi_epi64(t, u);               /* E,F,G,H */
 }
 
+/* Reversing all 16 bytes of [F,E,B,A] gives A, B, E, F big-endian: one
+ * shuffle per register instead of a lane shuffle and a byte swap. */
 static inline void store_digest(unsigned char *out, __m128i abef, __m128i cdgh)
 {
-    const __m128i mask = BSWAP_MASK;
-    __m128i m0, m1;
-    digest_words(abef, cdgh, &m0, &m1);
-    _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(m0, mask));
-    _mm_storeu_si128((__m128i *)(out + 16), _mm_shuffle_epi8(m1, mask));
+    const __m128i rev = _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    __m128i t = _mm_shuffle_epi8(abef, rev), u = _mm_shuffle_epi8(cdgh, rev);
+    _mm_storeu_si128((__m128i *)out, _mm_unpacklo_epi64(t, u));
+    _mm_storeu_si128((__m128i *)(out + 16), _mm_unpackhi_epi64(t, u));
 }
 
 void sha256_d64_shani(unsigned char *out, const unsigned char *in, size_t blocks)
