@@ -30,7 +30,7 @@
 #define STRINGIFY(x) #x
 #define EXPAND_STRINGIFY(x) STRINGIFY(x)
 #define MAX_N_TEXT EXPAND_STRINGIFY(BENCH_MAX_COMPLEXITY_N)
-/* Not Core's 10 ms: on the project's 2-core VM 10 ms leaves most rows at 1-3% err%; 50 is the
+/* Not Core's 10 ms: on the project's 2-core VM 10 ms leaves many rows at 1-3% err%; 50 is the
  * most the whole default run affords within 1.5 s (doc/benchmarks.md has the figures). */
 #define DEFAULT_MIN_TIME_MS 50.0
 #define DEFAULT_MIN_TIME_TEXT "50"
@@ -251,10 +251,11 @@ static void print_help(FILE *out)
         "  -help, -h, -?         print this help and exit\n"
         "\n"
         "The default -min-time deviates from Core's 10 ms: on the 2-core VM this was tuned on,\n"
-        "10 ms left 9-16 of the 16 rows at err% >= 1% (whole run 0.29 s); "
-        DEFAULT_MIN_TIME_TEXT " ms halves\n"
-        "that and keeps the whole run near 1.1 s, under the 1.5 s budget\n"
-        "(doc/benchmarks.md has the figures).\n"
+        "10 ms left 7-12 of the 16 rows at err% >= 1% even when the machine was idle (whole\n"
+        "run 0.3 s); " DEFAULT_MIN_TIME_TEXT " ms left 0-4 and took 1.1 s (1.4 s at most under"
+        " load), the most\n"
+        "that fits the 1.5 s budget for the whole default run (doc/benchmarks.md has the\n"
+        "figures).\n"
         "\n"
         "Output files are written whole or not at all. Every error is one line on stderr and\n"
         "a non-zero exit status, before any benchmark runs.\n"
