@@ -1,7 +1,8 @@
 /* The accelerated hash variants against the portable code, and dispatch.
  *
  * 1. Each variant this build has, called directly, on random states, inputs,
- *    alignments, lengths and block counts, against the portable functions
+ *    alignments, lengths, block counts and (for the SHA-256 finish) tail
+ *    lengths and byte counts, against the portable functions
  *    (a variant the CPU lacks prints a line and is skipped).
  * 2. Forcing each SHA-256/SHA-1/SHA-512 implementation, then the public
  *    functions (write in random pieces, finalize, one-shot, d64 in and out of
@@ -51,6 +52,31 @@ static void test_sha256_transform(const char *name, sha256_transform_fn fn)
         fn(got, buf + off, n);
         if (!CHECKF(memcmp(ref, got, sizeof ref) == 0, "%s transform, %zu blocks", name, n))
             return;
+    }
+    ran++;
+}
+
+/* The finish (padding, last compressions, digest) against the portable one:
+ * random states, tails of every length with random bytes after them (to be
+ * ignored), and byte counts small, random and near 2^64. */
+static void test_sha256_finish(const char *name, sha256_finish_fn fn)
+{
+    for (int r = 0; r < rounds; r++) {
+        for (uint64_t used = 0; used < 64; used++) {
+            uint32_t s_ref[8], s_got[8];
+            unsigned char b_ref[64], b_got[64], ref[32], got[32];
+            uint64_t whole = r % 3 == 0 ? 0 : r % 3 == 1 ? check_rng_u64() : ~(uint64_t)0;
+            uint64_t bytes = (whole & ~(uint64_t)63) | used;
+            random_state32(s_ref, 8);
+            memcpy(s_got, s_ref, sizeof s_ref);
+            check_rng_fill(b_ref, sizeof b_ref);
+            memcpy(b_got, b_ref, sizeof b_ref);
+            sha256_finish_portable(s_ref, b_ref, bytes, ref);
+            fn(s_got, b_got, bytes, got);
+            if (!CHECKF(memcmp(ref, got, sizeof ref) == 0, "%s finish, %llu bytes", name,
+                        (unsigned long long)bytes))
+                return;
+        }
     }
     ran++;
 }
@@ -173,6 +199,7 @@ static void test_variants(const cpu_features *f)
 {
     if (have("shani", BUILT_SHANI, f->shani)) {
         test_sha256_transform("shani", IN_SHANI(sha256_transform_shani));
+        test_sha256_finish("shani", IN_SHANI(sha256_finish_shani));
         test_sha256_d64("shani 1way", IN_SHANI(sha256_d64_shani));
         test_kernel("shani 2way", IN_SHANI(sha256_d64_shani_2way), 2);
         test_sha1_transform("shani", IN_SHANI(sha1_transform_shani));
@@ -295,6 +322,7 @@ static void test_forced(const cpu_features *f)
     CHECK(sha512_impl_force("standard") == 0);
     CHECK(strcmp(sha256_impl_current(), "standard") == 0);
     CHECK(sha256_transform_impl == sha256_transform_portable);
+    CHECK(sha256_finish_impl == sha256_finish_portable);
     CHECK(sha256_d64_impl == sha256_d64_portable);
     hash_all(ref256, ref1, ref512);
     sha256_d64(d64_ref, d64_in, MAX_BLOCKS);
@@ -380,9 +408,11 @@ static void test_autodetect(const cpu_features *f)
     /* The pointers are what the string says. */
     if (shani) {
         CHECK(sha256_transform_impl == IN_SHANI(sha256_transform_shani));
+        CHECK(sha256_finish_impl == IN_SHANI(sha256_finish_shani));
         CHECK(sha1_transform_impl == IN_SHANI(sha1_transform_shani));
     } else {
         CHECK(sha256_transform_impl == sha256_transform_portable);
+        CHECK(sha256_finish_impl == sha256_finish_portable);
         CHECK(sha1_transform_impl == sha1_transform_portable);
     }
     if (avx2 && f->bmi2)
