@@ -66,7 +66,8 @@ rc=$?
 if [ -f "$tmp/compare.csv" ]; then
     [ "$(tail -n +2 "$tmp/compare.csv" | cut -d, -f1)" = "$(cat "$tmp/rows")" ] ||
         fail "-sanity-check -compare rows differ from -list -compare: $(cat "$tmp/compare.csv")"
-    [ "$(wc -l <"$tmp/rows")" -ge 10 ] || fail "-list -compare lists too few rows: $(cat "$tmp/rows")"
+    [ "$(wc -l <"$tmp/rows")" -ge 10 ] ||
+        fail "-list -compare lists too few rows: $(cat "$tmp/rows")"
 else
     fail "-sanity-check -compare wrote no CSV"
 fi

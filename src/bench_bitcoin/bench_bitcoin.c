@@ -229,7 +229,8 @@ static void print_help(FILE *out)
         "  -list                 print the names of the selected benchmarks, run nothing\n"
         "  -asymptote=<n1,n2,..> run each selected benchmark once per n (positive numbers) with\n"
         "                        complexityN = n, then print the complexity fit table; n is at\n"
-        "                        most " MAX_N_TEXT " (ComplexMemPool's child transactions: its memory\n"
+        "                        most " MAX_N_TEXT
+        " (ComplexMemPool's child transactions: its memory\n"
         "                        grows with n^2, 170 MB at 10000)\n"
         "  -min-time=<ms>        minimum time in milliseconds spent measuring each benchmark,\n"
         "                        spread over its epochs (default: " DEFAULT_MIN_TIME_TEXT
