@@ -52,12 +52,13 @@ static inline void pack_state(uint32_t state[8], __m128i abef, __m128i cdgh)
     _mm_storeu_si128((__m128i *)(state + 4), _mm_alignr_epi8(cdgh, t, 8));
 }
 
-/* 64 rounds over message words m0..m3 (host-order lanes). */
-#define COMPRESS(abef, cdgh, m0, m1, m2, m3) do { \
-        ROUNDS4(abef, cdgh, _mm_add_epi32(m0, k4(0))); \
-        ROUNDS4(abef, cdgh, _mm_add_epi32(m1, k4(1))); \
-        ROUNDS4(abef, cdgh, _mm_add_epi32(m2, k4(2))); \
-        ROUNDS4(abef, cdgh, _mm_add_epi32(m3, k4(3))); \
+/* 64 rounds over message words m0..m3 (host-order lanes), the first 16
+ * with W+K given in wk0..wk3. */
+#define COMPRESS_WK(abef, cdgh, m0, m1, m2, m3, wk0, wk1, wk2, wk3) do { \
+        ROUNDS4(abef, cdgh, wk0); \
+        ROUNDS4(abef, cdgh, wk1); \
+        ROUNDS4(abef, cdgh, wk2); \
+        ROUNDS4(abef, cdgh, wk3); \
         for (int i_ = 4; i_ < 16; i_ += 4) { \
             m0 = sched(m0, m1, m2, m3); \
             ROUNDS4(abef, cdgh, _mm_add_epi32(m0, k4(i_))); \
@@ -69,6 +70,11 @@ static inline void pack_state(uint32_t state[8], __m128i abef, __m128i cdgh)
             ROUNDS4(abef, cdgh, _mm_add_epi32(m3, k4(i_ + 3))); \
         } \
     } while (0)
+
+/* 64 rounds over message words m0..m3. */
+#define COMPRESS(abef, cdgh, m0, m1, m2, m3) \
+    COMPRESS_WK(abef, cdgh, m0, m1, m2, m3, _mm_add_epi32(m0, k4(0)), \
+                _mm_add_epi32(m1, k4(1)), _mm_add_epi32(m2, k4(2)), _mm_add_epi32(m3, k4(3)))
 
 void sha256_transform_shani(uint32_t state[8], const unsigned char *blocks, size_t n)
 {
@@ -109,24 +115,6 @@ static inline __m128i tail_words(const unsigned char *buf, __m128i used, int i, 
 }
 
 static inline void store_digest(unsigned char *out, __m128i abef, __m128i cdgh);
-
-/* 64 rounds like COMPRESS, the first 16 with W+K given in wk0..wk3. */
-#define COMPRESS_WK(abef, cdgh, m0, m1, m2, m3, wk0, wk1, wk2, wk3) do { \
-        ROUNDS4(abef, cdgh, wk0); \
-        ROUNDS4(abef, cdgh, wk1); \
-        ROUNDS4(abef, cdgh, wk2); \
-        ROUNDS4(abef, cdgh, wk3); \
-        for (int i_ = 4; i_ < 16; i_ += 4) { \
-            m0 = sched(m0, m1, m2, m3); \
-            ROUNDS4(abef, cdgh, _mm_add_epi32(m0, k4(i_))); \
-            m1 = sched(m1, m2, m3, m0); \
-            ROUNDS4(abef, cdgh, _mm_add_epi32(m1, k4(i_ + 1))); \
-            m2 = sched(m2, m3, m0, m1); \
-            ROUNDS4(abef, cdgh, _mm_add_epi32(m2, k4(i_ + 2))); \
-            m3 = sched(m3, m0, m1, m2); \
-            ROUNDS4(abef, cdgh, _mm_add_epi32(m3, k4(i_ + 3))); \
-        } \
-    } while (0)
 
 void sha256_finish_shani(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
                          unsigned char *out)
