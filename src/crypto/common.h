@@ -85,6 +85,32 @@ static inline uint64_t rotr64(uint64_t x, unsigned n)
     return (x >> (n & 63)) | (x << (-n & 63));
 }
 
+/* ---- SHA-2 rounds ----------------------------------------------------------
+ *
+ * SHA-256 and SHA-512 share the round (FIPS 180-4 6.2.2 and 6.4.2 step 3) on
+ * words of type T, with the including file's BSIG0, BSIG1 and CH (expanded
+ * where the round is used). kw is K[t] + W[t]. Only d and h change. Maj(a, b,
+ * c) is b ^ ((a ^ b) & (b ^ c)), and this round's a ^ b is the next round's
+ * b ^ c: ab receives it, bc holds the previous round's. */
+#define SHA2_RND(T, a, b, c, d, e, f, g, h, kw, ab, bc) do { \
+        T t1_ = (h) + BSIG1(e) + CH(e, f, g) + (kw); \
+        (ab) = (a) ^ (b); \
+        (d) += t1_; \
+        (h) = t1_ + BSIG0(a) + ((b) ^ ((ab) & (bc))); \
+    } while (0)
+
+/* Eight rounds from t on the working variables a..h (renamed each round,
+ * never moved) and the Maj helpers x, y; KW(t) gives K[t] + W[t]. */
+#define SHA2_RND8(T, t, KW) \
+    SHA2_RND(T, a, b, c, d, e, f, g, h, KW((t) + 0), x, y); \
+    SHA2_RND(T, h, a, b, c, d, e, f, g, KW((t) + 1), y, x); \
+    SHA2_RND(T, g, h, a, b, c, d, e, f, KW((t) + 2), x, y); \
+    SHA2_RND(T, f, g, h, a, b, c, d, e, KW((t) + 3), y, x); \
+    SHA2_RND(T, e, f, g, h, a, b, c, d, KW((t) + 4), x, y); \
+    SHA2_RND(T, d, e, f, g, h, a, b, c, KW((t) + 5), y, x); \
+    SHA2_RND(T, c, d, e, f, g, h, a, b, KW((t) + 6), x, y); \
+    SHA2_RND(T, b, c, d, e, f, g, h, a, KW((t) + 7), y, x)
+
 /* ---- Merkle-Damgard buffering -------------------------------------------
  *
  * The four digests keep the same context shape: a chaining state, a buffer

@@ -53,28 +53,10 @@ const uint32_t sha256_pad64_kw[64] = {
  * path. */
 #define SSIG0(x) (rotr32((x) ^ rotr32(x, 11), 7) ^ ((x) >> 3))
 #define SSIG1(x) (rotr32((x) ^ rotr32(x, 2), 17) ^ ((x) >> 10))
-/* Ch with one operation fewer than the textbook form; Maj is in RND. */
+/* Ch with one operation fewer than the textbook form; Maj is in SHA2_RND. */
 #define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
 
-/* One round; kw is K[t] + W[t]. Only d and h change. Maj(a, b, c) is
- * b ^ ((a ^ b) & (b ^ c)), and this round's a ^ b is the next round's b ^ c:
- * ab receives it, bc holds the previous round's. */
-#define RND(a, b, c, d, e, f, g, h, kw, ab, bc) do { \
-        uint32_t t1_ = (h) + BSIG1(e) + CH(e, f, g) + (kw); \
-        (ab) = (a) ^ (b); \
-        (d) += t1_; \
-        (h) = t1_ + BSIG0(a) + ((b) ^ ((ab) & (bc))); \
-    } while (0)
-
-#define RND8(t, KW) \
-    RND(a, b, c, d, e, f, g, h, KW((t) + 0), x, y); \
-    RND(h, a, b, c, d, e, f, g, KW((t) + 1), y, x); \
-    RND(g, h, a, b, c, d, e, f, KW((t) + 2), x, y); \
-    RND(f, g, h, a, b, c, d, e, KW((t) + 3), y, x); \
-    RND(e, f, g, h, a, b, c, d, KW((t) + 4), x, y); \
-    RND(d, e, f, g, h, a, b, c, KW((t) + 5), y, x); \
-    RND(c, d, e, f, g, h, a, b, KW((t) + 6), x, y); \
-    RND(b, c, d, e, f, g, h, a, KW((t) + 7), y, x)
+#define RND8(t, KW) SHA2_RND8(uint32_t, t, KW)
 
 /* 64 rounds: KW_HEAD gives K[t] + W[t] for t < 16, KW_TAIL for the rest. */
 #define RND64(KW_HEAD, KW_TAIL) \

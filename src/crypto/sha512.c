@@ -45,25 +45,7 @@ static const uint64_t sha512_k[80] = {
 #define SSIG1(x) (rotr64((x) ^ rotr64(x, 42), 19) ^ ((x) >> 6))
 #define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
 
-/* One round; kw is K[t] + W[t]. Only d and h change. Maj(a, b, c) is
- * b ^ ((a ^ b) & (b ^ c)), and this round's a ^ b is the next round's b ^ c:
- * ab receives it, bc holds the previous round's. */
-#define RND(a, b, c, d, e, f, g, h, kw, ab, bc) do { \
-        uint64_t t1_ = (h) + BSIG1(e) + CH(e, f, g) + (kw); \
-        (ab) = (a) ^ (b); \
-        (d) += t1_; \
-        (h) = t1_ + BSIG0(a) + ((b) ^ ((ab) & (bc))); \
-    } while (0)
-
-#define RND8(t, KW) \
-    RND(a, b, c, d, e, f, g, h, KW((t) + 0), x, y); \
-    RND(h, a, b, c, d, e, f, g, KW((t) + 1), y, x); \
-    RND(g, h, a, b, c, d, e, f, KW((t) + 2), x, y); \
-    RND(f, g, h, a, b, c, d, e, KW((t) + 3), y, x); \
-    RND(e, f, g, h, a, b, c, d, KW((t) + 4), x, y); \
-    RND(d, e, f, g, h, a, b, c, KW((t) + 5), y, x); \
-    RND(c, d, e, f, g, h, a, b, KW((t) + 6), x, y); \
-    RND(b, c, d, e, f, g, h, a, KW((t) + 7), y, x)
+#define RND8(t, KW) SHA2_RND8(uint64_t, t, KW)
 
 #define KW_LOAD(t) (sha512_k[t] + (w[t] = load64_be(p + 8 * (t))))
 #define KW_EXPAND(t) (sha512_k[t] + (w[(t) & 15] += SSIG1(w[((t) + 14) & 15]) \
