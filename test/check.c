@@ -163,3 +163,23 @@ size_t check_unhex(unsigned char *out, size_t cap, const char *hex)
     }
     return n / 2;
 }
+
+char *check_slurp(FILE *f)
+{
+    long len;
+    char *s;
+    fflush(f);
+    len = ftell(f);
+    if (len < 0)
+        return NULL;
+    s = malloc((size_t)len + 1);
+    if (!s)
+        return NULL;
+    rewind(f);
+    if (fread(s, 1, (size_t)len, f) != (size_t)len) {
+        free(s);
+        return NULL;
+    }
+    s[len] = '\0';
+    return s;
+}

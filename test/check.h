@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define CHECK_SKIP 77
 
@@ -54,5 +55,9 @@ void check_hex(char *out, const unsigned char *in, size_t len);
 /* Parses lowercase or uppercase hex into out; returns the byte count, or
  * (size_t)-1 on malformed input or when it would exceed cap. */
 size_t check_unhex(unsigned char *out, size_t cap, const char *hex);
+
+/* Everything written to f (a tmpfile()) since it was opened, as a malloc'ed
+ * NUL-terminated string the caller frees; NULL on a read error or no memory. */
+char *check_slurp(FILE *f);
 
 #endif

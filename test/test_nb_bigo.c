@@ -23,27 +23,6 @@ static const nb_bigo *find_fit(const nb_bigo *f, size_t n, const char *name)
     return NULL;
 }
 
-/* Reads everything written to f since it was opened. */
-static char *slurp(FILE *f)
-{
-    long len;
-    char *s;
-    fflush(f);
-    len = ftell(f);
-    if (len < 0)
-        return NULL;
-    s = malloc((size_t)len + 1);
-    if (!s)
-        return NULL;
-    rewind(f);
-    if (fread(s, 1, (size_t)len, f) != (size_t)len) {
-        free(s);
-        return NULL;
-    }
-    s[len] = '\0';
-    return s;
-}
-
 static void test_exact_shapes(void)
 {
     static const double n[] = {10, 20, 50, 100, 200, 500, 1000};
@@ -139,7 +118,7 @@ static void test_benchmarks_md_table(void)
     if (!CHECK(tmp != NULL))
         return;
     CHECK(nb_bigo_print(tmp, fits, 6) == 0);
-    s = slurp(tmp);
+    s = check_slurp(tmp);
     CHECKF(s && strcmp(s, want) == 0, "fit table:\n%s", s ? s : "(null)");
     free(s);
     fclose(tmp);

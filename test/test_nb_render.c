@@ -13,35 +13,17 @@
 
 /* ---- helpers ---- */
 
-static char *slurp(FILE *f)
-{
-    long len;
-    char *s;
-    fflush(f);
-    len = ftell(f);
-    if (len < 0)
-        return NULL;
-    s = malloc((size_t)len + 1);
-    if (!s)
-        return NULL;
-    rewind(f);
-    if (fread(s, 1, (size_t)len, f) != (size_t)len) {
-        free(s);
-        return NULL;
-    }
-    s[len] = '\0';
-    return s;
-}
-
-/* Renders into a string; *rc gets nb_render's return. Caller frees. */
+/* Renders into a string; *rc gets nb_render's return (-2 when no temporary
+ * file could be made). Caller frees. */
 static char *render(const char *tmpl, const nb_bench *b, int *rc)
 {
     FILE *f = tmpfile();
     char *s;
+    *rc = -2;
     if (!f)
         return NULL;
     *rc = nb_render(tmpl, b, f);
-    s = slurp(f);
+    s = check_slurp(f);
     fclose(f);
     return s;
 }

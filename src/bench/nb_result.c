@@ -141,7 +141,8 @@ double nb_result_err(const nb_result *r, nb_measure m)
     return with_values(r, m, 1);
 }
 
-double nb_result_minimum(const nb_result *r, nb_measure m)
+/* The smallest (sign 1) or largest (sign -1) value of m over the epochs. */
+static double extreme(const nb_result *r, nb_measure m, double sign)
 {
     size_t i;
     double best;
@@ -150,25 +151,20 @@ double nb_result_minimum(const nb_result *r, nb_measure m)
     best = epoch_value(&r->epochs[0], m);
     for (i = 1; i < r->count; ++i) {
         double x = epoch_value(&r->epochs[i], m);
-        if (x < best)
+        if (sign * x < sign * best)
             best = x;
     }
     return best;
 }
 
+double nb_result_minimum(const nb_result *r, nb_measure m)
+{
+    return extreme(r, m, 1.0);
+}
+
 double nb_result_maximum(const nb_result *r, nb_measure m)
 {
-    size_t i;
-    double best;
-    if (!nb_result_has(r, m))
-        return NAN;
-    best = epoch_value(&r->epochs[0], m);
-    for (i = 1; i < r->count; ++i) {
-        double x = epoch_value(&r->epochs[i], m);
-        if (x > best)
-            best = x;
-    }
-    return best;
+    return extreme(r, m, -1.0);
 }
 
 double nb_result_sum(const nb_result *r, nb_measure m)
