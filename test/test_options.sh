@@ -45,7 +45,7 @@ good() {
 for h in -help --help -h --h '-?' '--?'; do
     good "$h"
     for word in -filter= -list -asymptote= -min-time= -sanity-check -output-csv= \
-                -output-json= -help -compare '[openssl]' "Core's 10 ms" 'default: 50' \
+                -output-json= -help -compare -no-pin '[openssl]' "Core's 10 ms" 'default: 50' \
                 NANOBENCH_ENDLESS NANOBENCH_SUPPRESS_WARNINGS quiet; do
         grep -F -q -- "$word" "$tmp/out" || fail "$h: help does not mention $word"
     done
@@ -64,6 +64,7 @@ bad "unknown option '-bogus'" -list -bogus
 bad "-list takes no value" -list=1
 bad "-sanity-check takes no value" -sanity-check=yes
 bad "-help takes no value" -help=1
+bad "-no-pin takes no value" -no-pin=1
 bad "-filter needs a value" -filter
 bad "-asymptote needs a value" -asymptote
 bad "-min-time needs a value" --min-time
@@ -120,6 +121,7 @@ bad "-asymptote: '10001' is above the maximum 10000" -filter=ComplexMemPool -asy
 bad "-asymptote: '1e12' is above the maximum 10000" -filter=ComplexMemPool -asymptote=5,1e12
 bad "-asymptote: '10000.5' is above the maximum 10000" -asymptote=10000.5
 good -sanity-check -filter=SipHash_32b -asymptote=10000
+good -sanity-check -no-pin -filter=SipHash_32b
 
 # ---- -min-time ------------------------------------------------------------------------------
 for v in '' 'abc' '-1' '10ms' '1e999' '0x10' 'inf' ' 1'; do

@@ -6,6 +6,7 @@
  * so that the table keeps one header and the CSV/JSON files see every result; before each
  * benchmark its settings are put back to the harness's defaults (a benchmark's batch or unit
  * must not leak into the next one) and the program's options are applied on top. */
+#define _GNU_SOURCE /* sched_getcpu, CPU_SET: pinning to one CPU (Linux) */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -18,6 +19,7 @@
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,6 +47,7 @@ typedef struct {
     int sanity_check;
     int help;
     int compare;
+    int no_pin;              /* -no-pin: let the scheduler move the process between CPUs */
     double *asymptote;       /* asymptote_count values, each > 0 */
     size_t asymptote_count;
     double min_time_ns;      /* >= 0; 0: leave the harness's min epoch time */
@@ -245,6 +248,10 @@ static void print_help(FILE *out)
         "                        built without OpenSSL), one table per benchmark whose\n"
         "                        relative column is [auto]'s time over the row's: 50% is half\n"
         "                        the speed of [auto]. With -list, prints the row names\n"
+        "  -no-pin               let the scheduler move the process between CPUs (by default\n"
+        "                        it stays on one CPU, the highest-numbered it may use, while\n"
+        "                        measuring: moves cost cold caches and were the largest\n"
+        "                        source of err% here)\n"
         "  -sanity-check         run every selected benchmark once (one epoch of one\n"
         "                        iteration), print no table; for tests\n"
         "  -output-csv=<file>    also write the results as CSV (one row per result)\n"
@@ -355,8 +362,8 @@ static int parse_args(int argc, char **argv, options *o)
         key_len = eq ? (size_t)(eq - key) : strlen(key);
         value = eq ? eq + 1 : NULL;
 #define IS(name) (key_len == sizeof(name) - 1 && memcmp(key, name, key_len) == 0)
-        if (IS("list") || IS("sanity-check") || IS("compare") || IS("help") || IS("h")
-            || IS("?")) {
+        if (IS("list") || IS("sanity-check") || IS("compare") || IS("no-pin") || IS("help")
+            || IS("h") || IS("?")) {
             if (value) {
                 error_line("-%.*s takes no value (got '%s')", (int)key_len, key, arg);
                 return -1;
@@ -367,6 +374,8 @@ static int parse_args(int argc, char **argv, options *o)
                 o->sanity_check = 1;
             else if (IS("compare"))
                 o->compare = 1;
+            else if (IS("no-pin"))
+                o->no_pin = 1;
             else
                 o->help = 1;
             continue;
@@ -688,6 +697,26 @@ static void compare_notes(void)
 #endif
 }
 
+/* Keeps the process on one CPU while it measures, so that the scheduler does not move it in
+ * the middle of an epoch (a move costs cold caches; on the 2-core VM this was tuned on it was
+ * the main source of err% >= 1%). The CPU is the highest-numbered one the process may use:
+ * CPU 0 is where Linux tends to handle interrupts and housekeeping. Best effort: where it is
+ * not supported, or the process is already limited to one CPU, nothing changes. */
+static void pin_to_one_cpu(void)
+{
+#if defined(__linux__) && defined(CPU_SET)
+    cpu_set_t set;
+    int cpu;
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) <= 1)
+        return;
+    for (cpu = CPU_SETSIZE - 1; cpu > 0 && !CPU_ISSET(cpu, &set); cpu--)
+        ;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    (void)sched_setaffinity(0, sizeof set, &set);
+#endif
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -746,6 +775,8 @@ int main(int argc, char **argv)
     }
 
     fprintf(stderr, "Using the '%s' SHA256 implementation\n", sha256_autodetect());
+    if (!o.no_pin)
+        pin_to_one_cpu();
     if (o.compare) {
         compare_notes();
         if (run_compare(b, defaults, &o, rows, nrows) != 0)
