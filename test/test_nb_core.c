@@ -265,6 +265,84 @@ static void test_overflow(void)
     nb_bench_free(b);
 }
 
+/* A complexity table between two rows of the same columns: the second row
+ * gets its header again (the markdown would otherwise join it to the fit table). */
+static void test_header_after_bigo(void)
+{
+    fake f = { 0, 0, 1000, 1000, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    nb_bigo fit[8];
+    double n[] = { 1, 2, 3 }, t[] = { 1, 2, 3 };
+    char *text = NULL, *p;
+    size_t len = 0, fits;
+    int headers = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!CHECK(b != NULL) || !CHECK(out != NULL))
+        return;
+    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    nb_output(b, out);
+    nb_run(nb_name(b, "first"), fake_op, &f);
+    fits = nb_bigo_fit(n, t, 3, fit, 8);
+    CHECK(nb_bigo_print(out, fit, fits) == 0);
+    nb_run(nb_name(b, "second"), fake_op, &f);
+    fclose(out);
+    for (p = text; p && (p = strstr(p, "|:-")) != NULL; ++p)
+        headers++;
+    CHECKF(headers == 2, "%d results headers", headers);
+    free(text);
+    unsetenv("NANOBENCH_SUPPRESS_WARNINGS");
+    nb_bench_free(b);
+}
+
+/* 1 when the line of text holding name starts with prefix. */
+static int row_starts(const char *text, const char *name, const char *prefix)
+{
+    const char *at = text ? strstr(text, name) : NULL;
+    if (!at)
+        return 0;
+    while (at > text && at[-1] != '\n')
+        --at;
+    return strncmp(at, prefix, strlen(prefix)) == 0;
+}
+
+/* The relative column's 100% is the first row of its table: when a title
+ * comes back after another table, its rows start a new reference (nanobench
+ * forgets its results on every title or unit change). */
+static void test_relative_baseline(void)
+{
+    fake f = { 0, 0, 1000, 1000, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!CHECK(b != NULL) || !CHECK(out != NULL))
+        return;
+    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    nb_output(nb_relative(b, 1), out);
+    nb_run(nb_name(nb_title(b, "A"), "a1"), fake_op, &f);
+    f.cost = 2000;
+    nb_run(nb_name(b, "a2"), fake_op, &f);                        /* 50% of a1 */
+    nb_run(nb_name(nb_title(b, "B"), "b1"), fake_op, &f);         /* a new table: 100% */
+    f.cost = 4000;
+    nb_run(nb_name(nb_title(b, "A"), "a3"), fake_op, &f);         /* A again: 100% */
+    f.cost = 1000;
+    nb_run(nb_name(b, "a4"), fake_op, &f);                        /* 400% of a3 */
+    nb_run(nb_name(nb_unit(b, "byte"), "a5"), fake_op, &f);       /* unit changed: 100% */
+    fclose(out);
+    CHECK(row_starts(text, "`a1`", "|   100.0% |            1,000.00 |"));
+    CHECK(row_starts(text, "`a2`", "|    50.0% |            2,000.00 |"));
+    CHECK(row_starts(text, "`b1`", "|   100.0% |            2,000.00 |"));
+    CHECK(row_starts(text, "`a3`", "|   100.0% |            4,000.00 |"));
+    CHECK(row_starts(text, "`a4`", "|   400.0% |            1,000.00 |"));
+    CHECK(row_starts(text, "`a5`", "|   100.0% |            1,000.00 |"));
+    CHECK(text && strstr(text, "| relative |             ns/byte |") != NULL);
+    if (check_failures())
+        fputs(text ? text : "(no text)", stderr);
+    free(text);
+    unsetenv("NANOBENCH_SUPPRESS_WARNINGS");
+    nb_bench_free(b);
+}
+
 static void test_endless_other_name(void)
 {
     fake f = { 0, 0, 1000, 1000, 0, 0 };
@@ -974,6 +1052,8 @@ int main(int argc, char **argv)
     test_fixed_and_warmup();
     test_overflow();
     test_endless_other_name();
+    test_relative_baseline();
+    test_header_after_bigo();
     test_stats();
     test_config_getters();
     test_format();

@@ -11,6 +11,7 @@
  * whose N is > 0 (N <= 0 is "unset", and log2 of it is meaningless). The
  * sums are taken straight from the results, so nothing is allocated. */
 #include "bench/nanobench.h"
+#include "bench/nb_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -181,5 +182,7 @@ int nb_bigo_print(FILE *out, const nb_bigo *fits, size_t count)
                     fits[i].normalized_rms * 100.0, fits[i].name ? fits[i].name : "") < 0)
             return -1;
     }
+    /* The next results row on out starts a new table, header first. */
+    nb_table_forget(out);
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

@@ -293,18 +293,23 @@ void nb_impl_epoch_end(nb_bench *b)
     add(b, t1 >= b->logic.t0 ? t1 - b->logic.t0 : 0);
 }
 
-/* The "relative" column's reference: the first result of the same table,
- * i.e. with the same title and unit (nanobench starts over when either
- * changes). */
+/* The "relative" column's reference: the first result of r's table, i.e.
+ * of the unbroken run of results before r with r's title and unit
+ * (nanobench forgets its results whenever either changes, so a table that
+ * comes back after another one starts a new reference). */
 static const nb_result *baseline(const nb_bench *b, const nb_result *r)
 {
-    size_t i;
-    for (i = 0; i < b->result_count; ++i) {
-        const nb_result *q = b->results[i];
-        if (strcmp(q->cfg.title, r->cfg.title) == 0 && strcmp(q->cfg.unit, r->cfg.unit) == 0)
-            return q;
+    size_t i = b->result_count;
+    const nb_result *first = r;
+    while (i > 0 && b->results[i - 1] != r)
+        --i;
+    while (i > 1) {
+        const nb_result *q = b->results[--i - 1];
+        if (strcmp(q->cfg.title, r->cfg.title) != 0 || strcmp(q->cfg.unit, r->cfg.unit) != 0)
+            break;
+        first = q;
     }
-    return r;
+    return first;
 }
 
 void nb_impl_finish(nb_bench *b)
