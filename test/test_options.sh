@@ -113,9 +113,15 @@ for v in '' '1,,2' '1,' ',1' 'abc' '0' '1,0' '-5' '5x' '0x10' 'inf' 'nan' ' 5' '
          '1.2.3' 'e5' '.'; do
     bad "-asymptote: " -filter=SipHash_32b -asymptote="$v"
 done
-bad "-asymptote: '1e999' is out of range" -filter=SipHash_32b -asymptote=1e999
-bad "-asymptote: '0' is not a positive number" -filter=SipHash_32b -asymptote=10,0
+bad "-asymptote: '1e999' is above the maximum 10000" -filter=SipHash_32b -asymptote=1e999
+bad "-asymptote: '0' is not a whole number >= 1" -filter=SipHash_32b -asymptote=10,0
+# n counts ComplexMemPool's transactions: a fraction would run one size and be fitted as another.
+bad "-asymptote: '1.9' is not a whole number >= 1" -filter=ComplexMemPool -asymptote=1,1.9,4
+bad "-asymptote: '0.5' is not a whole number >= 1" -asymptote=0.5
+bad "-asymptote: '1e-400' is not a whole number >= 1" -asymptote=1e-400
 bad "-asymptote: empty item in '10,,20'" -filter=SipHash_32b -asymptote=10,,20
+# Long spellings of good numbers are fine (no fixed-size buffer).
+good -list -asymptote=0000000000000000000000000000000000000000000000000000000000000000000100,1e3,2.0
 # ComplexMemPool's memory grows with n^2: n is capped, and checked before anything runs.
 bad "-asymptote: '10001' is above the maximum 10000" -filter=ComplexMemPool -asymptote=10001
 bad "-asymptote: '1e12' is above the maximum 10000" -filter=ComplexMemPool -asymptote=5,1e12
@@ -127,6 +133,10 @@ good -sanity-check -no-pin -filter=SipHash_32b
 for v in '' 'abc' '-1' '10ms' '1e999' '0x10' 'inf' ' 1'; do
     bad "-min-time: " -filter=SipHash_32b -min-time="$v"
 done
+bad "-min-time: '1e400' milliseconds is too long" -min-time=1e400
+# Too small for a double is not too long: it is (nearly) 0.
+good -list -min-time=1e-400
+good -list -min-time=1e-310
 
 # ---- output files that cannot be written: nothing runs, nothing is left behind -----------
 mkdir "$tmp/d"
@@ -136,6 +146,20 @@ bad "-output-json: '$tmp/d' is a directory" -filter=SHA1 -output-json="$tmp/d"
 bad "-output-json: '$tmp/d/' is not a file name" -filter=SHA1 -output-json="$tmp/d/"
 bad "-output-csv needs a file name" -output-csv=
 bad "name the same file" -output-csv="$tmp/d/x" -output-json="$tmp/d/x"
+bad "name the same file" -output-csv="$tmp/d/x" -output-json="$tmp/d/../d/./x"
+echo old >"$tmp/real.csv"
+ln -s real.csv "$tmp/link.csv"
+ln "$tmp/real.csv" "$tmp/hard.csv"
+bad "name the same file" -output-csv="$tmp/link.csv" -output-json="$tmp/real.csv"
+bad "name the same file" -output-csv="$tmp/hard.csv" -output-json="$tmp/real.csv"
+ln -s nowhere "$tmp/d/dangling"
+bad "-output-csv: '$tmp/d/dangling' is a symbolic link that leads nowhere" \
+    -output-csv="$tmp/d/dangling"
+rm "$tmp/d/dangling"
+[ -S /dev/log ] && bad "is neither a regular file, a character device nor a FIFO" \
+    -output-csv=/dev/log
+# -list writes nothing, but still refuses a file it could not write.
+bad "-output-csv: cannot write '$tmp/no/x.csv'" -list -output-csv="$tmp/no/x.csv"
 # The CSV's temporary is created first, then the JSON one fails: the CSV one must go too.
 bad "-output-json: cannot write" -filter=SHA1 -output-csv="$tmp/d/a.csv" \
     -output-json="$tmp/no/b.json"
@@ -149,6 +173,27 @@ fi
 # Bad input after good output options: the files are checked only after the options parse.
 bad "unknown option" -output-csv="$tmp/d/a.csv" -nope
 [ -z "$(ls -A "$tmp/d")" ] || fail "files left behind after errors: $(ls -A "$tmp/d")"
+
+# Through a symbolic link: the file it points to gets the results (keeping its mode), the
+# link stays a link.
+chmod 640 "$tmp/real.csv"
+good -filter=SipHash_32b -min-time=1 -output-csv="$tmp/link.csv"
+[ -L "$tmp/link.csv" ] || fail "-output-csv replaced the symbolic link"
+head -1 "$tmp/real.csv" | grep -q '^name,epochs,' || fail "-output-csv did not write through the link"
+[ "$(stat -c %a "$tmp/real.csv")" = 640 ] || fail "-output-csv changed the mode to $(stat -c %a "$tmp/real.csv")"
+rm -f "$tmp/real.csv" "$tmp/link.csv" "$tmp/hard.csv"
+# A character device or a FIFO is written in place, never replaced.
+good -filter=SipHash_32b -min-time=1 -output-csv=/dev/null -output-json=/dev/null
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/fifo.out" &
+reader=$!
+good -filter=SipHash_32b -min-time=1 -output-json="$tmp/fifo"
+[ $rc -eq 0 ] || : >"$tmp/fifo"   # a failed run never opened it: release the reader
+wait $reader
+[ -p "$tmp/fifo" ] || fail "-output-json replaced the FIFO"
+grep -q '"name": "SipHash_32b"' "$tmp/fifo.out" || fail "nothing came through the FIFO"
+rm -f "$tmp/fifo" "$tmp/fifo.out"
 
 # A failure after the run (the table cannot be written): no output file, no temporary.
 if [ -w /dev/full ]; then
@@ -207,6 +252,10 @@ grep -q '^| *coefficient' "$tmp/out" || fail "ComplexMemPool: no fit table"
 # Two benchmarks: one fit table each.
 good -filter='SHA256_32b|SipHash_32b' -asymptote=1,2 -min-time=1
 [ "$(grep -c '^| *coefficient' "$tmp/out")" -eq 2 ] || fail "not one fit table per benchmark"
+# Two with the same unit: the second one's rows still start with their own header, not
+# under the first one's fit table.
+good -filter='SHA1|SHA512' -asymptote=1,2 -min-time=1
+[ "$(grep -c '^| complexityN' "$tmp/out")" -eq 2 ] || fail "no header after a fit table: $(cat "$tmp/out")"
 # -sanity-check prints no table, not even the fit table.
 good -sanity-check -filter=SipHash_32b -asymptote=1,2
 [ ! -s "$tmp/out" ] || fail "-sanity-check -asymptote printed: $(cat "$tmp/out")"

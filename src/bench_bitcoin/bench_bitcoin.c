@@ -55,11 +55,19 @@ typedef struct {
     const char *output_json;
 } options;
 
-/* An output file being written: created as a temporary beside the target up front (so an
- * unwritable place fails before anything runs), renamed over the target at the end. */
+/* An output file. The target's symbolic links are resolved first, so that the file written is
+ * the one they point to. A regular file (or a new one) is written as a temporary beside it,
+ * created up front (so an unwritable place fails before anything runs) and renamed over it at
+ * the end: readers see the old file or the whole new one. A character device or a FIFO
+ * (/dev/null, a pipe to another program) cannot be replaced: it is written in place at the
+ * end. */
 typedef struct {
     const char *option;      /* "-output-csv", for messages */
-    const char *target;
+    const char *target;      /* as given */
+    char *path;              /* target with every symbolic link resolved */
+    int exists;
+    struct stat st;          /* path's, when it exists */
+    int direct;              /* an existing device or FIFO: written in place */
     char *tmp;               /* NULL once renamed or removed */
     FILE *f;
 } out_file;
@@ -134,36 +142,107 @@ void bench_out_of_memory(const char *name)
     exit(1);   /* remove_temps runs from atexit */
 }
 
-/* Creates o's temporary file in the target's directory; 0, or -1 after one error line. */
-static int out_open(out_file *o)
+/* Sets o->path (the target with its symbolic links resolved), o->exists and o->st, and checks
+ * that the target can be written; 0, or -1 after one error line. Creates nothing. */
+static int out_resolve(out_file *o)
 {
-    static const char tmp_name[] = ".bench_bitcoin.tmp.XXXXXX";
     const char *slash = strrchr(o->target, '/');
-    size_t dir_len = slash ? (size_t)(slash - o->target) + 1 : 0;
-    struct stat st;
-    mode_t mask;
-    int fd;
+    struct stat lst;
 
     if (o->target[0] == '\0' || (slash && slash[1] == '\0')) {
         error_line("%s: '%s' is not a file name", o->option, o->target);
         return -1;
     }
-    if (stat(o->target, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            error_line("%s: '%s' is a directory", o->option, o->target);
+    if (lstat(o->target, &lst) == 0) {
+        if (stat(o->target, &o->st) != 0) {
+            error_line("%s: '%s' is a symbolic link that leads nowhere: %s", o->option,
+                       o->target, strerror(errno));
             return -1;
         }
-        if (access(o->target, W_OK) != 0) {
+        o->exists = 1;
+        o->path = realpath(o->target, NULL);
+    } else if (errno == ENOENT) {
+        /* A new file: resolve its directory (which must exist), keep its name. */
+        size_t dir_len = slash ? (size_t)(slash - o->target) : 0;
+        char *dir = util_malloc(dir_len + 2), *real_dir;
+        if (!dir) {
+            error_line("%s: out of memory", o->option);
+            return -1;
+        }
+        if (slash == o->target)
+            strcpy(dir, "/");
+        else if (slash)
+            memcpy(dir, o->target, dir_len), dir[dir_len] = '\0';
+        else
+            strcpy(dir, ".");
+        real_dir = realpath(dir, NULL);
+        util_free(dir);
+        if (!real_dir) {
             error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
             return -1;
         }
+        o->path = util_malloc(strlen(real_dir) + strlen(slash ? slash : o->target) + 2);
+        if (o->path)
+            sprintf(o->path, "%s%s%s", strcmp(real_dir, "/") == 0 ? "" : real_dir,
+                    slash ? "" : "/", slash ? slash : o->target);
+        free(real_dir);
+        if (!o->path) {
+            error_line("%s: out of memory", o->option);
+            return -1;
+        }
+        return 0;
+    } else {
+        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        return -1;
     }
+    if (!o->path) {
+        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(o->st.st_mode)) {
+        error_line("%s: '%s' is a directory", o->option, o->target);
+        return -1;
+    }
+    if (!S_ISREG(o->st.st_mode) && !S_ISCHR(o->st.st_mode) && !S_ISFIFO(o->st.st_mode)) {
+        error_line("%s: '%s' is neither a regular file, a character device nor a FIFO",
+                   o->option, o->target);
+        return -1;
+    }
+    o->direct = !S_ISREG(o->st.st_mode);
+    if (access(o->path, W_OK) != 0) {
+        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* 1 when a and b (both resolved) are the same file, one output replacing the other. The same
+ * character device (/dev/null twice) is fine: each is written in turn. */
+static int out_same(const out_file *a, const out_file *b)
+{
+    if (a->exists && b->exists)
+        return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino
+               && !S_ISCHR(a->st.st_mode);
+    return strcmp(a->path, b->path) == 0;
+}
+
+/* Creates o's temporary file beside the (resolved) target; nothing for a device or FIFO,
+ * which is opened when written. 0, or -1 after one error line. */
+static int out_open(out_file *o)
+{
+    static const char tmp_name[] = ".bench_bitcoin.tmp.XXXXXX";
+    size_t dir_len = (size_t)(strrchr(o->path, '/') - o->path) + 1;
+    mode_t mode;
+    int fd;
+
+    if (o->direct)
+        return 0;
     o->tmp = util_malloc(dir_len + sizeof tmp_name);
     if (!o->tmp) {
         error_line("%s: out of memory", o->option);
         return -1;
     }
-    memcpy(o->tmp, o->target, dir_len);
+    memcpy(o->tmp, o->path, dir_len);
     memcpy(o->tmp + dir_len, tmp_name, sizeof tmp_name);
     fd = mkstemp(o->tmp);
     if (fd < 0) {
@@ -172,10 +251,16 @@ static int out_open(out_file *o)
         o->tmp = NULL;
         return -1;
     }
-    /* mkstemp makes the file 0600; give it the mode a plain fopen would have. */
-    mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
+    /* mkstemp makes the file 0600: keep an existing file's mode, or give a new one what a
+     * plain fopen would. */
+    if (o->exists) {
+        mode = o->st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    fchmod(fd, mode);
     o->f = fdopen(fd, "w");
     if (!o->f) {
         error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
@@ -188,8 +273,12 @@ static int out_open(out_file *o)
 /* Renders tmpl into o's temporary file and closes it; 0, or -1 after one error line. */
 static int out_render(out_file *o, const char *tmpl, const nb_bench *b)
 {
-    int rc = nb_render(tmpl, b, o->f);
-    int err = 0;
+    int rc, err = 0;
+    if (o->direct && !(o->f = fopen(o->path, "w"))) {
+        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        return -1;
+    }
+    rc = nb_render(tmpl, b, o->f);
     if (fflush(o->f) != 0 || ferror(o->f))
         err = errno;
     if (fclose(o->f) != 0 && !err)
@@ -205,7 +294,9 @@ static int out_render(out_file *o, const char *tmpl, const nb_bench *b)
 
 static int out_commit(out_file *o)
 {
-    if (rename(o->tmp, o->target) != 0) {
+    if (o->direct)
+        return 0;
+    if (rename(o->tmp, o->path) != 0) {
         error_line("%s: cannot rename the temporary file to '%s': %s", o->option, o->target,
                    strerror(errno));
         return -1;
@@ -230,7 +321,7 @@ static void print_help(FILE *out)
         "                        extended regular expression (default: .*); -filter=SHA256\n"
         "                        selects only SHA256, -filter='SHA256.*' all four SHA256 ones\n"
         "  -list                 print the names of the selected benchmarks, run nothing\n"
-        "  -asymptote=<n1,n2,..> run each selected benchmark once per n (positive numbers) with\n"
+        "  -asymptote=<n1,n2,..> run each selected benchmark once per n (whole numbers) with\n"
         "                        complexityN = n, then print the complexity fit table; n is at\n"
         "                        most " MAX_N_TEXT
         " (ComplexMemPool's child transactions: its memory\n"
@@ -279,30 +370,36 @@ static void print_help(FILE *out)
         out);
 }
 
-/* A number in plain decimal notation ("12", "0.5", "1e3"): no sign, space, hex, inf or nan.
- * 0 and *value set; -1 when it is no such number; -2 when it overflows or underflows. */
-static int parse_decimal(const char *s, double *value)
+/* The len characters at s as a number in plain decimal notation ("12", "0.5", "1e3"): no
+ * sign, space, hex, inf or nan. 0 and *value set; -1 when it is no such number; -2 when it
+ * is too large for a double. A value too small for one (1e-400) is taken as what strtod
+ * rounds it to (0 or nearly). */
+static int parse_decimal(const char *s, size_t len, double *value)
 {
+    static const char chars[] = "0123456789.eE+-";
     char *end;
     double v;
-    if (!((*s >= '0' && *s <= '9') || *s == '.') || s[strspn(s, "0123456789.eE+-")] != '\0')
+    size_t i;
+    if (len == 0 || !((*s >= '0' && *s <= '9') || *s == '.'))
         return -1;
+    for (i = 0; i < len; i++)
+        if (!s[i] || !strchr(chars, s[i]))
+            return -1;
     errno = 0;
     v = strtod(s, &end);
-    if (end == s || *end != '\0')
+    if (end != s + len)
         return -1;
-    if (errno == ERANGE || !isfinite(v))
+    if (!isfinite(v) || (errno == ERANGE && v > 1.0))
         return -2;
     *value = v;
     return 0;
 }
 
+/* -asymptote's n1,n2,...: whole numbers from 1 to BENCH_MAX_COMPLEXITY_N. */
 static int parse_asymptote(const char *value, options *o)
 {
     size_t count = 1, i = 0;
     const char *p;
-    char item[64];
-    int rc;
 
     for (p = value; *p; p++)
         count += *p == ',';
@@ -315,28 +412,26 @@ static int parse_asymptote(const char *value, options *o)
     for (p = value;; i++) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        double *n = &o->asymptote[i];
+        int rc;
         if (len == 0) {
-            error_line("-asymptote: empty item in '%s' (expected n1,n2,... of positive numbers)",
-                       value);
+            error_line("-asymptote: empty item in '%s' (expected n1,n2,... of whole numbers "
+                       ">= 1)", value);
             return -1;
         }
-        if (len < sizeof item) {
-            memcpy(item, p, len);
-            item[len] = '\0';
-        }
-        rc = len < sizeof item ? parse_decimal(item, &o->asymptote[i]) : -2;
+        rc = parse_decimal(p, len, n);
+        if (rc == 0 && *n > BENCH_MAX_COMPLEXITY_N)
+            rc = -2;
         if (rc == -2) {
-            error_line("-asymptote: '%.*s' is out of range", (int)len, p);
-            return -1;
-        }
-        if (rc != 0 || !(o->asymptote[i] > 0)) {
-            error_line("-asymptote: '%.*s' is not a positive number", (int)len, p);
-            return -1;
-        }
-        if (o->asymptote[i] > BENCH_MAX_COMPLEXITY_N) {
             error_line("-asymptote: '%.*s' is above the maximum %d (ComplexMemPool's child "
                        "transactions; its memory grows with n^2)", (int)len, p,
                        BENCH_MAX_COMPLEXITY_N);
+            return -1;
+        }
+        /* Whole numbers: the one benchmark that reads n counts transactions with it, and a
+         * row's complexityN must be the n it ran (1.9 would run 1 and be fitted as 1.9). */
+        if (rc != 0 || !(*n >= 1) || *n != floor(*n)) {
+            error_line("-asymptote: '%.*s' is not a whole number >= 1", (int)len, p);
             return -1;
         }
         if (!comma)
@@ -399,7 +494,7 @@ static int parse_args(int argc, char **argv, options *o)
                 return -1;
         } else if (IS("min-time")) {
             double ms;
-            int rc = parse_decimal(value, &ms);
+            int rc = parse_decimal(value, strlen(value), &ms);
             if (rc == -1) {
                 error_line("-min-time: '%s' is not a number of milliseconds (>= 0)", value);
                 return -1;
@@ -418,10 +513,6 @@ static int parse_args(int argc, char **argv, options *o)
             o->output_json = value;
         }
 #undef IS
-    }
-    if (o->output_csv && o->output_json && strcmp(o->output_csv, o->output_json) == 0) {
-        error_line("-output-csv and -output-json name the same file '%s'", o->output_csv);
-        return -1;
     }
     if (o->compare && o->asymptote_count) {
         error_line("-compare cannot be combined with -asymptote (it compares implementations "
@@ -746,6 +837,24 @@ int main(int argc, char **argv)
     }
     if (o.compare && compare_rows(sel, count, &rows, &nrows) != 0)
         goto done;
+
+    /* The output files, checked (and their temporaries created) even for -list, so that a
+     * command line that names an unwritable file fails whatever else it asks for. */
+    outputs[OUT_CSV].target = o.output_csv;
+    outputs[OUT_JSON].target = o.output_json;
+    for (i = 0; i < OUT_COUNT; i++)
+        if (outputs[i].target && out_resolve(&outputs[i]) != 0)
+            goto done;
+    if (o.output_csv && o.output_json && out_same(&outputs[OUT_CSV], &outputs[OUT_JSON])) {
+        error_line("-output-csv='%s' and -output-json='%s' name the same file", o.output_csv,
+                   o.output_json);
+        goto done;
+    }
+    install_cleanup();
+    for (i = 0; i < OUT_COUNT; i++)
+        if (outputs[i].target && out_open(&outputs[i]) != 0)
+            goto done;
+
     if (o.list && o.compare) {
         sha256_autodetect();
         compare_notes();
@@ -761,12 +870,6 @@ int main(int argc, char **argv)
         goto flush;
     }
 
-    install_cleanup();
-    outputs[OUT_CSV].target = o.output_csv;
-    outputs[OUT_JSON].target = o.output_json;
-    for (i = 0; i < OUT_COUNT; i++)
-        if (outputs[i].target && out_open(&outputs[i]) != 0)
-            goto done;
     b = nb_bench_new();
     defaults = nb_bench_new();
     if (!b || !defaults) {
@@ -802,6 +905,8 @@ flush:
     }
 done:
     remove_temps();
+    for (i = 0; i < OUT_COUNT; i++)
+        util_free(outputs[i].path);
     nb_bench_free(b);
     nb_bench_free(defaults);
     util_free(sel);

@@ -31,9 +31,11 @@ void ComplexMemPool(nb_bench *bench) {
     mempool_workload w;
     complex_ctx c;
     double n = nb_get_complexity_n(bench);
-    /* bench_bitcoin refuses -asymptote values above the bound; clamp anyway, so that no n
-     * (1e12, say) reaches the int conversion out of range. Like Core, n <= 1 keeps 800. */
-    if (n > 1) {
+    /* n is unset (negative) unless -asymptote gives it; then bench_bitcoin has checked that it
+     * is a whole number from 1 to the bound. Clamp anyway, so that no n (1e12, say) reaches the
+     * int conversion out of range. Core keeps 800 for n = 1 too; here -asymptote=1 runs one
+     * child, so that every row's complexityN is the size it measured. */
+    if (n >= 1) {
         childTxs = n < BENCH_MAX_COMPLEXITY_N ? (int)n : BENCH_MAX_COMPLEXITY_N;
     }
     if (mempool_workload_make(&w, (size_t)childTxs, MEMPOOL_WORKLOAD_SEED) != 0) {
