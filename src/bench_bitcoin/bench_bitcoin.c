@@ -83,6 +83,11 @@ static const char csv_template[] =
     "{{#result}}{{name}},{{epochs}},{{average(iterations)}},{{sumProduct(iterations, elapsed)}},"
     "{{minimum(elapsed)}},{{maximum(elapsed)}},{{median(elapsed)}}\n{{/result}}";
 
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static void error_line(const char *fmt, ...);
+
 static void error_line(const char *fmt, ...)
 {
     va_list ap;
@@ -260,8 +265,7 @@ static int out_open(out_file *o)
         umask(mask);
         mode = 0666 & ~mask;
     }
-    fchmod(fd, mode);
-    o->f = fdopen(fd, "w");
+    o->f = fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
     if (!o->f) {
         error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
         close(fd);
