@@ -581,8 +581,9 @@ static void test_model_random(void) {
     CHECK(mempool_workload_make(&w, children, check_rng_u64()) == 0);
     model_init(&m, &w);
     pool = mempool_new(salt);
-    CHECK(pool != NULL);
-    if (pool == NULL) {
+    if (!CHECK(pool != NULL)) {
+        model_free(&m);
+        mempool_workload_destroy(&w);
         return;
     }
     for (step = 0; step < 300; step++) {
