@@ -314,7 +314,7 @@ static const char *expected_forced(const char *name, const cpu_features *f)
 static void test_forced(const cpu_features *f)
 {
     static const char *const all256[] = {"standard", "sse41", "avx2", "shani", "avx512"};
-    const char *names[8];
+    const char *names[8], *kept[5] = {NULL};
     size_t n;
 
     CHECK(sha256_impl_force("standard") == 0);
@@ -350,9 +350,14 @@ static void test_forced(const cpu_features *f)
         CHECKF(strcmp(sha256_impl_current(), want) == 0, "forced %s describes itself as %s",
                all256[i], sha256_impl_current());
         printf("forced sha256 %s: %s\n", all256[i], sha256_impl_current());
+        kept[i] = sha256_impl_current();
         check_public(all256[i]);
     }
     CHECK(sha256_impl_force("standard") == 0);
+    /* A description kept from an earlier force still says what it said. */
+    for (size_t i = 0; i < sizeof all256 / sizeof all256[0]; i++)
+        CHECKF(!kept[i] || strcmp(kept[i], expected_forced(all256[i], f)) == 0,
+               "the string kept from forcing %s now reads %s", all256[i], kept[i]);
 
     n = sha1_impl_list(names, 8);
     CHECK(n == 1 + (size_t)(BUILT_SHANI && f->shani));
@@ -431,6 +436,29 @@ static void test_autodetect(const cpu_features *f)
     CHECK(strcmp(sha256_impl_current(), want) == 0);
 }
 
+/* cpuid.c against the compiler's own CPU detection (libgcc / compiler-rt read
+ * CPUID and XGETBV independently): the flags the variants are chosen from must
+ * agree with it, here and under valgrind. Off x86 every flag must be 0. */
+static void test_cpu_detection(const cpu_features *f)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    __builtin_cpu_init();
+    CHECK(f->sse41 == (__builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("ssse3")));
+    CHECK(f->avx2 == !!__builtin_cpu_supports("avx2"));
+    CHECK(f->avx512 == (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
+                        && __builtin_cpu_supports("avx512bw")));
+    CHECK(f->bmi2 == !!__builtin_cpu_supports("bmi2"));
+#if !defined(__clang__)
+    /* clang 14's builtin does not know "sha". */
+    CHECK(f->shani == (__builtin_cpu_supports("sha") && f->sse41));
+#endif
+#elif !defined(__x86_64__) && !defined(__i386__)
+    CHECK(!f->sse41 && !f->avx2 && !f->shani && !f->avx512 && !f->bmi2);
+#else
+    (void)f;
+#endif
+}
+
 int main(int argc, char **argv)
 {
     const cpu_features *f = cpu_features_get();
@@ -440,6 +468,7 @@ int main(int argc, char **argv)
         rounds = 20;
     printf("cpu: sse41=%d avx2=%d shani=%d avx512=%d bmi2=%d\n", f->sse41, f->avx2, f->shani,
            f->avx512, f->bmi2);
+    test_cpu_detection(f);
     make_messages();
     test_variants(f);
     test_forced(f);

@@ -101,31 +101,39 @@ static const sha512_variant sha512_variants[] = {
 
 #define TEST_BLOCKS 35   /* 2 * 16 + 3: every kernel width, twice, plus a tail */
 
-/* Deterministic test input: a zero block, an all-ones block, then xorshift
- * bytes. */
-static void test_input(unsigned char *buf, size_t len)
+/* Deterministic test input: a zero block, an all-ones block (of block
+ * bytes each), then xorshift bytes. The tests put every buffer they hand to
+ * a variant one byte past an aligned address: a variant that assumed
+ * alignment (callers' pointers, and a context's buffer, have none) shows it
+ * here, at start-up, not later on some caller's buffer. */
+static void test_input(unsigned char *buf, size_t len, size_t block)
 {
     uint32_t x = 0x9e3779b9;
     for (size_t i = 0; i < len; i++) {
         x ^= x << 13;
         x ^= x >> 17;
         x ^= x << 5;
-        buf[i] = i < 64 ? 0 : i < 128 ? 0xff : (unsigned char)x;
+        buf[i] = i < block ? 0 : i < 2 * block ? 0xff : (unsigned char)x;
     }
 }
 
+/* The chained transform tests: n = 1, 2, 3 blocks from block index
+ * TEST_FIRST(n): the zero block alone, then the all-ones block and one
+ * generated, then the all-ones block and two generated (4 blocks in all). */
+#define TEST_FIRST(n) ((n) == 1 ? 0 : 1)
+
 static int sha256_transform_ok(sha256_transform_fn fn)
 {
-    unsigned char in[4 * 64];
+    unsigned char raw[4 * 64 + 1], *in = raw + 1;
     uint32_t ref[8], got[8];
 
     memcpy(ref, sha256_iv, sizeof ref);
-    test_input(in, sizeof in);
+    test_input(in, 4 * 64, 64);
     /* Chained calls of 1, 2 and 3 blocks from evolving states. */
     for (size_t n = 1; n <= 3; n++) {
         memcpy(got, ref, sizeof got);
-        sha256_transform_portable(ref, in + 64 - 16 * n, n);
-        fn(got, in + 64 - 16 * n, n);
+        sha256_transform_portable(ref, in + 64 * TEST_FIRST(n), n);
+        fn(got, in + 64 * TEST_FIRST(n), n);
         if (memcmp(ref, got, sizeof got) != 0)
             return 0;
     }
@@ -138,10 +146,12 @@ static int sha256_transform_ok(sha256_transform_fn fn)
  * ignored. */
 static int sha256_finish_ok(sha256_finish_fn fn)
 {
-    unsigned char in[5 * 64], buf_ref[64], buf_got[64], ref[32], got[32];
+    unsigned char in[5 * 64], raw_ref[64 + 32 + 1], raw_got[64 + 32 + 1];
+    unsigned char *buf_ref = raw_ref + 1, *ref = buf_ref + 64;   /* unaligned */
+    unsigned char *buf_got = raw_got + 1, *got = buf_got + 64;
     static const uint64_t whole[3] = {0, 64, (((uint64_t)1 << 54) + 1) * 64};
 
-    test_input(in, sizeof in);
+    test_input(in, sizeof in, 64);
     for (size_t k = 0; k < 3; k++) {
         for (size_t used = 0; used < 64; used++) {
             uint32_t s_ref[8], s_got[8];
@@ -151,7 +161,7 @@ static int sha256_finish_ok(sha256_finish_fn fn)
             memcpy(buf_got, buf_ref, 64);
             sha256_finish_portable(s_ref, buf_ref, whole[k] + used, ref);
             fn(s_got, buf_got, whole[k] + used, got);
-            if (memcmp(ref, got, sizeof got) != 0)
+            if (memcmp(ref, got, 32) != 0)
                 return 0;
         }
     }
@@ -161,12 +171,13 @@ static int sha256_finish_ok(sha256_finish_fn fn)
 /* d64 through fn on counts 1 .. TEST_BLOCKS, in place and not. */
 static int sha256_d64_ok(sha256_d64_fn fn)
 {
-    unsigned char in[TEST_BLOCKS * 64], ref[TEST_BLOCKS * 32], got[TEST_BLOCKS * 64];
+    unsigned char raw_in[TEST_BLOCKS * 64 + 1], raw_got[TEST_BLOCKS * 64 + 1];
+    unsigned char *in = raw_in + 1, *got = raw_got + 1, ref[TEST_BLOCKS * 32];
 
-    test_input(in, sizeof in);
+    test_input(in, TEST_BLOCKS * 64, 64);
     sha256_d64_portable(ref, in, TEST_BLOCKS);
     for (size_t n = 1; n <= TEST_BLOCKS; n++) {
-        memset(got, 0, sizeof got);
+        memset(got, 0, TEST_BLOCKS * 64);
         fn(got, in, n);
         if (memcmp(ref, got, 32 * n) != 0)
             return 0;
@@ -235,15 +246,15 @@ static int sha256_variant_ok(const sha256_variant *v)
 
 static int sha1_variant_ok(const sha1_variant *v)
 {
-    unsigned char in[4 * 64];
+    unsigned char raw[4 * 64 + 1], *in = raw + 1;
     uint32_t ref[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
     uint32_t got[5];
 
-    test_input(in, sizeof in);
+    test_input(in, 4 * 64, 64);
     for (size_t n = 1; n <= 3; n++) {
         memcpy(got, ref, sizeof got);
-        sha1_transform_portable(ref, in + 64 - 16 * n, n);
-        v->transform(got, in + 64 - 16 * n, n);
+        sha1_transform_portable(ref, in + 64 * TEST_FIRST(n), n);
+        v->transform(got, in + 64 * TEST_FIRST(n), n);
         if (memcmp(ref, got, sizeof got) != 0)
             return 0;
     }
@@ -252,7 +263,7 @@ static int sha1_variant_ok(const sha1_variant *v)
 
 static int sha512_variant_ok(const sha512_variant *v)
 {
-    unsigned char in[4 * 128];
+    unsigned char raw[4 * 128 + 1], *in = raw + 1;
     uint64_t ref[8] = {
         0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
         0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
@@ -260,11 +271,11 @@ static int sha512_variant_ok(const sha512_variant *v)
     };
     uint64_t got[8];
 
-    test_input(in, sizeof in);
+    test_input(in, 4 * 128, 128);
     for (size_t n = 1; n <= 3; n++) {
         memcpy(got, ref, sizeof got);
-        sha512_transform_portable(ref, in + 128 - 32 * n, n);
-        v->transform(got, in + 128 - 32 * n, n);
+        sha512_transform_portable(ref, in + 128 * TEST_FIRST(n), n);
+        v->transform(got, in + 128 * TEST_FIRST(n), n);
         if (memcmp(ref, got, sizeof got) != 0)
             return 0;
     }
@@ -346,9 +357,10 @@ static int find_usable(size_t n, const char *(*name)(size_t), int (*usable)(size
 
 /* ---- SHA-256 ----------------------------------------------------------- */
 
-/* Descriptions: of the autodetected set (fixed once written, so the string
- * sha256_autodetect returns keeps its meaning), and of a forced variant. */
-static char sha256_auto_desc[96], sha256_forced_desc[32];
+/* Descriptions: of the autodetected set, and of each variant when forced
+ * alone. Each buffer is written with the same text every time, so a string
+ * sha256_autodetect or sha256_impl_current returned keeps its meaning. */
+static char sha256_auto_desc[96], sha256_forced_desc[N_SHA256][32];
 static const char *sha256_desc = "standard";
 
 /* Installs the variants whose bits are set in use (bit i: sha256_variants[i]),
@@ -448,7 +460,7 @@ int sha256_impl_force(const char *name)
     i = find_usable(N_SHA256, sha256_name, sha256_usable, name);
     if (i < 0)
         return -1;
-    sha256_install(i == 0 ? 0u : 1u << i, sha256_forced_desc);
+    sha256_install(i == 0 ? 0u : 1u << i, sha256_forced_desc[i]);
     return 0;
 }
 

@@ -44,7 +44,8 @@ size_t sha256_impl_list(const char **names, size_t cap);
  * changes. */
 int sha256_impl_force(const char *name);
 
-/* A static string describing the SHA-256 code in use (see above). */
+/* A static string describing the SHA-256 code in use (see above); its text
+ * stays the same after later forces. */
 const char *sha256_impl_current(void);
 
 /* The same three for SHA-1 and SHA-512. */
