@@ -549,6 +549,10 @@ static size_t model_trim(model *m, mempool *pool, uint64_t limit) {
 
 /* ---- the random model test ---------------------------------------------------- */
 
+/* Whether adding i must give MEMPOOL_ERR_HAS_CHILDREN: some present entry
+ * spends an output of i. The model's links are by txid alone, so this holds
+ * for any output index; workload transactions spend only indices their
+ * parents have, and the outsider op of test_model_random covers the rest. */
 static int has_present_child(const model *m, uint32_t i) {
     uint32_t j;
     for (j = 0; j < m->nchi[i]; j++) {
@@ -587,7 +591,7 @@ static void test_model_random(void) {
         return;
     }
     for (step = 0; step < 300; step++) {
-        int op = (int)check_rng_below(12);
+        int op = (int)check_rng_below(13);
         uint32_t i;
         if (op < 6) {
             /* Add: mostly the lowest absent transaction, so that the pool
@@ -636,6 +640,33 @@ static void test_model_random(void) {
                 CHECK(mempool_add(pool, &w.txs[i]) == MEMPOOL_ERR_DUPLICATE);
                 refused++;
             }
+        } else if (op == 12) {
+            /* An outsider spending an output index that workload transaction i
+             * lacks: refused while i is in the pool; otherwise accepted, and
+             * then i's add is refused (its child came first) until it leaves. */
+            mempool_tx tx;
+            byte_stream s;
+            size_t removed = 99;
+            i = (uint32_t)check_rng_below(m.n);
+            mempool_tx_init(&tx);
+            stream_init(&s);
+            CHECK(mempool_tx_set_counts(&tx, 2, 1) == 0);
+            check_rng_fill(&tx.vin[0].prevout, sizeof(tx.vin[0].prevout));
+            memcpy(tx.vin[1].prevout.txid, w.txs[i].txid, 32);
+            tx.vin[1].prevout.n = (uint32_t)(w.txs[i].vout_count + check_rng_below(3));
+            tx.fee = 1000;
+            CHECK(mempool_tx_finalize(&tx, &s) == 0);
+            if (m.present[i]) {
+                CHECK(mempool_add(pool, &tx) == MEMPOOL_ERR_INVALID);
+            } else {
+                CHECK(mempool_add(pool, &tx) == MEMPOOL_OK);
+                CHECK(mempool_add(pool, &w.txs[i]) == MEMPOOL_ERR_HAS_CHILDREN);
+                CHECK(mempool_remove(pool, tx.txid, &removed) == MEMPOOL_OK && removed == 1);
+            }
+            CHECK(!mempool_exists(pool, tx.txid));
+            mempool_tx_destroy(&tx);
+            stream_destroy(&s);
+            refused++;
         } else {
             /* A transaction double-spending one input of an entry in the pool. */
             mempool_tx tx;
@@ -876,6 +907,272 @@ static void test_trim_order(void) {
     stream_destroy(&s);
 }
 
+/* ---- fee limits ----------------------------------------------------------------- */
+
+#define TEST_MAX_MONEY ((int64_t)21000000 * 100000000)
+
+/* What a refused add must not change: the count, the total size, and the
+ * state of up to 8 given transactions. */
+typedef struct {
+    size_t count;
+    uint64_t size;
+    int found[8];
+    mempool_entry_info info[8];
+} pool_state;
+
+static void state_take(mempool *pool, const mempool_tx *const *txs, size_t n, pool_state *st) {
+    size_t i;
+    memset(st, 0, sizeof(*st));
+    st->count = mempool_count(pool);
+    st->size = mempool_total_size(pool);
+    for (i = 0; i < n && i < 8; i++) {
+        st->found[i] = mempool_lookup(pool, txs[i]->txid, &st->info[i]) == 0;
+    }
+}
+
+static int state_same(mempool *pool, const mempool_tx *const *txs, size_t n,
+                      const pool_state *a) {
+    pool_state b;
+    size_t i;
+    int ok;
+    state_take(pool, txs, n, &b);
+    ok = a->count == b.count && a->size == b.size;
+    for (i = 0; ok && i < n && i < 8; i++) {
+        const mempool_entry_info *x = &a->info[i], *y = &b.info[i];
+        ok = a->found[i] == b.found[i] &&
+             (!a->found[i] ||
+              (x->tx == y->tx && x->fee == y->fee && x->size == y->size &&
+               x->ancestor_count == y->ancestor_count && x->ancestor_size == y->ancestor_size &&
+               x->ancestor_fees == y->ancestor_fees &&
+               x->descendant_count == y->descendant_count &&
+               x->descendant_size == y->descendant_size &&
+               x->descendant_fees == y->descendant_fees));
+    }
+    return ok;
+}
+
+static void spend(mempool_outpoint *o, const mempool_tx *parent, uint32_t n) {
+    memcpy(o->txid, parent->txid, 32);
+    o->n = n;
+}
+
+/* Fees above MAX_MONEY are refused, and so is an add that would take the
+ * pool's total fees above INT64_MAX, so that no fee sum can wrap. */
+static void test_fee_limits(void) {
+    const size_t nfull = (size_t)(INT64_MAX / TEST_MAX_MONEY); /* 4392 */
+    const int64_t rest = INT64_MAX % TEST_MAX_MONEY;
+    mempool *pool = mempool_new(NULL);
+    byte_stream s;
+    mempool_outpoint o[6], in;
+    mempool_tx t[4], root, one, big, zero, *kids;
+    mempool_entry_info info;
+    evict_log log;
+    pool_state st;
+    const mempool_tx *watch[4];
+    size_t i, removed;
+    if (!CHECK(pool != NULL)) {
+        return;
+    }
+    kids = calloc(nfull, sizeof(*kids));
+    if (kids == NULL) {
+        fprintf(stderr, "test_mempool: out of memory\n");
+        exit(1);
+    }
+    stream_init(&s);
+    for (i = 0; i < 6; i++) {
+        check_rng_fill(&o[i], sizeof(o[i]));
+    }
+
+    /* The old overflow: t0 and t1 (its child) each pay INT64_MAX, t2 (their
+     * grandchild) 2, t3 alone 1. t0's package summed to 0 (mod 2^64) and was
+     * evicted first. Now t0's and t1's fees are refused outright. */
+    make_tx(&t[0], &s, &o[0], 1, 1, INT64_MAX);
+    spend(&in, &t[0], 0);
+    make_tx(&t[1], &s, &in, 1, 1, INT64_MAX);
+    CHECK(mempool_add(pool, &t[0]) == MEMPOOL_ERR_INVALID);
+    CHECK(mempool_add(pool, &t[1]) == MEMPOOL_ERR_INVALID);
+    CHECK(mempool_count(pool) == 0 && mempool_total_size(pool) == 0);
+    mempool_tx_destroy(&t[0]);
+    mempool_tx_destroy(&t[1]);
+
+    /* MAX_MONEY itself is a valid fee; one more is not. */
+    make_tx(&big, &s, &o[1], 1, 1, TEST_MAX_MONEY + 1);
+    CHECK(mempool_add(pool, &big) == MEMPOOL_ERR_INVALID && mempool_count(pool) == 0);
+    big.fee = TEST_MAX_MONEY;
+    CHECK(mempool_add(pool, &big) == MEMPOOL_OK);
+    CHECK(mempool_lookup(pool, big.txid, &info) == 0 && info.fee == TEST_MAX_MONEY &&
+          info.descendant_fees == TEST_MAX_MONEY && info.ancestor_fees == TEST_MAX_MONEY);
+    CHECK(mempool_remove(pool, big.txid, &removed) == MEMPOOL_OK && removed == 1);
+
+    /* The same shape at MAX_MONEY: exact sums, and t3 is evicted first. */
+    make_tx(&t[0], &s, &o[0], 1, 1, TEST_MAX_MONEY);
+    spend(&in, &t[0], 0);
+    make_tx(&t[1], &s, &in, 1, 1, TEST_MAX_MONEY);
+    spend(&in, &t[1], 0);
+    make_tx(&t[2], &s, &in, 1, 1, 2);
+    make_tx(&t[3], &s, &o[2], 1, 1, 1);
+    for (i = 0; i < 4; i++) {
+        CHECK(mempool_add(pool, &t[i]) == MEMPOOL_OK);
+    }
+    CHECK(mempool_lookup(pool, t[0].txid, &info) == 0 &&
+          info.descendant_fees == 2 * TEST_MAX_MONEY + 2 && info.descendant_count == 3);
+    CHECK(mempool_lookup(pool, t[2].txid, &info) == 0 &&
+          info.ancestor_fees == 2 * TEST_MAX_MONEY + 2 && info.ancestor_count == 3);
+    log.n = 0;
+    CHECK(mempool_trim(pool, mempool_total_size(pool) - 1, log_evict, &log) == 1);
+    CHECK(log.n == 1 && memcmp(log.txids[0], t[3].txid, 32) == 0);
+    CHECK(mempool_trim(pool, 0, NULL, NULL) == 3 && mempool_count(pool) == 0);
+
+    /* A root with nfull outputs paying the rest, and nfull children paying
+     * MAX_MONEY each: the total is exactly INT64_MAX, and so is the root's
+     * descendant fee sum. */
+    make_tx(&root, &s, &o[3], 1, nfull, rest);
+    for (i = 0; i < nfull; i++) {
+        spend(&in, &root, (uint32_t)i);
+        make_tx(&kids[i], &s, &in, 1, 1, TEST_MAX_MONEY);
+    }
+    CHECK(mempool_add(pool, &root) == MEMPOOL_OK);
+    for (i = 0; i < nfull; i++) {
+        CHECK(mempool_add(pool, &kids[i]) == MEMPOOL_OK);
+    }
+    CHECK(mempool_lookup(pool, root.txid, &info) == 0 && info.descendant_fees == INT64_MAX &&
+          info.descendant_count == nfull + 1);
+    CHECK(mempool_lookup(pool, kids[0].txid, &info) == 0 &&
+          info.ancestor_fees == rest + TEST_MAX_MONEY);
+
+    /* One more satoshi anywhere is refused (here a grandchild, as t2 above),
+     * and the pool is as it was; a zero fee still fits. */
+    spend(&in, &kids[0], 0);
+    make_tx(&one, &s, &in, 1, 1, 1);
+    watch[0] = &root;
+    watch[1] = &kids[0];
+    watch[2] = &kids[nfull - 1];
+    watch[3] = &one;
+    state_take(pool, watch, 4, &st);
+    CHECK(mempool_add(pool, &one) == MEMPOOL_ERR_INVALID);
+    CHECK(state_same(pool, watch, 4, &st));
+    CHECK(mempool_spender(pool, kids[0].txid, 0) == NULL);
+    make_tx(&zero, &s, &o[4], 1, 1, 0);
+    CHECK(mempool_add(pool, &zero) == MEMPOOL_OK);
+    CHECK(mempool_remove(pool, zero.txid, &removed) == MEMPOOL_OK && removed == 1);
+
+    /* Removal gives its fees back: MAX_MONEY fits again, one more does not. */
+    CHECK(mempool_remove(pool, kids[0].txid, &removed) == MEMPOOL_OK && removed == 1);
+    CHECK(mempool_add(pool, &big) == MEMPOOL_OK);
+    CHECK(mempool_add(pool, &one) == MEMPOOL_ERR_INVALID);
+    CHECK(mempool_remove(pool, big.txid, &removed) == MEMPOOL_OK && removed == 1);
+
+    /* So does trimming: empty the pool, and it all fits again. */
+    CHECK(mempool_trim(pool, 0, NULL, NULL) == nfull && mempool_count(pool) == 0);
+    CHECK(mempool_add(pool, &root) == MEMPOOL_OK);
+    for (i = 0; i < nfull; i++) {
+        CHECK(mempool_add(pool, &kids[i]) == MEMPOOL_OK);
+    }
+    CHECK(mempool_lookup(pool, root.txid, &info) == 0 && info.descendant_fees == INT64_MAX);
+    CHECK(mempool_add(pool, &one) == MEMPOOL_ERR_INVALID);
+    CHECK(mempool_trim(pool, 0, NULL, NULL) == nfull + 1 && mempool_count(pool) == 0);
+
+    mempool_free(pool);
+    for (i = 0; i < 4; i++) {
+        mempool_tx_destroy(&t[i]);
+    }
+    for (i = 0; i < nfull; i++) {
+        mempool_tx_destroy(&kids[i]);
+    }
+    free(kids);
+    mempool_tx_destroy(&root);
+    mempool_tx_destroy(&one);
+    mempool_tx_destroy(&big);
+    mempool_tx_destroy(&zero);
+    stream_destroy(&s);
+}
+
+/* ---- a parent after its child ---------------------------------------------------- */
+
+/* Acceptance must not depend on the order of adds: an entry spending any
+ * output index of p (even one p lacks) refuses p's later add, just as p in
+ * the pool refuses that entry (MEMPOOL_ERR_INVALID). */
+static void test_late_parent(void) {
+    mempool *pool = mempool_new(NULL);
+    byte_stream s;
+    mempool_outpoint o[4], ins[2];
+    mempool_tx p, b, c, d, e, f, g;
+    pool_state st;
+    const mempool_tx *watch[2];
+    size_t removed;
+    int i;
+    if (!CHECK(pool != NULL)) {
+        return;
+    }
+    stream_init(&s);
+    for (i = 0; i < 4; i++) {
+        check_rng_fill(&o[i], sizeof(o[i]));
+    }
+    make_tx(&p, &s, &o[0], 1, 2, 100);
+    spend(&ins[0], &p, 5);
+    ins[1] = o[1];
+    make_tx(&b, &s, ins, 2, 1, 100);
+
+    /* b spends p:5; p has 2 outputs. Parent first: b is invalid. */
+    CHECK(mempool_add(pool, &p) == MEMPOOL_OK);
+    CHECK(mempool_add(pool, &b) == MEMPOOL_ERR_INVALID);
+    CHECK(mempool_remove(pool, p.txid, &removed) == MEMPOOL_OK && removed == 1);
+    /* Child first: p is refused, and the pool is unchanged. */
+    CHECK(mempool_add(pool, &b) == MEMPOOL_OK);
+    watch[0] = &b;
+    watch[1] = &p;
+    state_take(pool, watch, 2, &st);
+    CHECK(mempool_add(pool, &p) == MEMPOOL_ERR_HAS_CHILDREN);
+    CHECK(state_same(pool, watch, 2, &st));
+    CHECK(!mempool_exists(pool, p.txid) && mempool_spender(pool, p.txid, 5) == &b);
+    CHECK(mempool_spender(pool, o[0].txid, o[0].n) == NULL);
+    CHECK(mempool_remove(pool, b.txid, &removed) == MEMPOOL_OK && removed == 1);
+    CHECK(mempool_add(pool, &p) == MEMPOOL_OK);
+    CHECK(mempool_remove(pool, p.txid, &removed) == MEMPOOL_OK && removed == 1);
+
+    /* Several spenders, one of them of two indices: p stays refused until
+     * the last one leaves. d spends an index p has. */
+    spend(&ins[0], &p, 7);
+    spend(&ins[1], &p, 9);
+    make_tx(&c, &s, ins, 2, 1, 100);
+    spend(&ins[0], &p, 1);
+    make_tx(&d, &s, ins, 1, 1, 100);
+    CHECK(mempool_add(pool, &b) == MEMPOOL_OK);
+    CHECK(mempool_add(pool, &c) == MEMPOOL_OK);
+    CHECK(mempool_add(pool, &d) == MEMPOOL_OK);
+    CHECK(mempool_add(pool, &p) == MEMPOOL_ERR_HAS_CHILDREN);
+    CHECK(mempool_remove(pool, b.txid, &removed) == MEMPOOL_OK && removed == 1);
+    CHECK(mempool_add(pool, &p) == MEMPOOL_ERR_HAS_CHILDREN);
+    CHECK(mempool_remove(pool, d.txid, &removed) == MEMPOOL_OK && removed == 1);
+    CHECK(mempool_add(pool, &p) == MEMPOOL_ERR_HAS_CHILDREN);
+    CHECK(mempool_trim(pool, 0, NULL, NULL) == 1 && mempool_count(pool) == 0);
+    CHECK(mempool_add(pool, &p) == MEMPOOL_OK);
+    CHECK(mempool_remove(pool, p.txid, &removed) == MEMPOOL_OK && removed == 1);
+
+    /* Refused spenders leave nothing behind: e claims p:6, then meets f's
+     * coin (a conflict); g pays too much. */
+    make_tx(&f, &s, &o[2], 1, 1, 100);
+    CHECK(mempool_add(pool, &f) == MEMPOOL_OK);
+    spend(&ins[0], &p, 6);
+    ins[1] = o[2];
+    make_tx(&e, &s, ins, 2, 1, 100);
+    CHECK(mempool_add(pool, &e) == MEMPOOL_ERR_CONFLICT);
+    make_tx(&g, &s, ins, 1, 1, TEST_MAX_MONEY + 1);
+    CHECK(mempool_add(pool, &g) == MEMPOOL_ERR_INVALID);
+    CHECK(mempool_add(pool, &p) == MEMPOOL_OK && mempool_count(pool) == 2);
+    CHECK(mempool_trim(pool, 0, NULL, NULL) == 2);
+
+    mempool_free(pool);
+    mempool_tx_destroy(&p);
+    mempool_tx_destroy(&b);
+    mempool_tx_destroy(&c);
+    mempool_tx_destroy(&d);
+    mempool_tx_destroy(&e);
+    mempool_tx_destroy(&f);
+    mempool_tx_destroy(&g);
+    stream_destroy(&s);
+}
+
 /* ---- allocation failure ------------------------------------------------------------ */
 
 /* For each of the first transactions of a workload (the pool grows through
@@ -926,9 +1223,78 @@ static void test_add_alloc_failure(void) {
             mempool_free(pool);
         }
     }
-    CHECK(max_points >= 5); /* slot array, walk buffers, both tables, link arrays */
+    CHECK(max_points >= 5); /* slot array, walk buffers, tables, link arrays */
     model_free(&m);
     mempool_workload_destroy(&w);
+}
+
+/* The table of inputs whose parent is not in the pool grows and may fail like
+ * the others. p stays out; its children (each also spends a coin of its own:
+ * two such inputs apiece) go in. For each child and every allocation point
+ * of its add: a fresh pool holding the children before it (as in
+ * test_add_alloc_failure: capacity a failed add reserved would hide later
+ * points), the add made to fail there, and then no trace of it: p is refused
+ * while a child is in and accepted once all have left. */
+static void test_outside_alloc_failure(void) {
+    enum { KIDS = 20 };
+    uint64_t salt[2] = {3, 4};
+    byte_stream s;
+    mempool_outpoint o, ins[2];
+    mempool_tx p, kids[KIDS];
+    size_t t, j, removed, points = 0;
+    stream_init(&s);
+    check_rng_fill(&o, sizeof(o));
+    make_tx(&p, &s, &o, 1, KIDS, 100);
+    for (t = 0; t < KIDS; t++) {
+        spend(&ins[0], &p, (uint32_t)t);
+        check_rng_fill(&ins[1], sizeof(ins[1]));
+        make_tx(&kids[t], &s, ins, 2, 1, 10);
+    }
+    for (t = 0; t < KIDS; t++) {
+        long k;
+        for (k = 0;; k++) {
+            mempool *pool = mempool_new(salt);
+            int rc;
+            if (!CHECK(pool != NULL)) {
+                break;
+            }
+            for (j = 0; j < t; j++) {
+                CHECK(mempool_add(pool, &kids[j]) == MEMPOOL_OK);
+            }
+            util_alloc_fail_after(k);
+            rc = mempool_add(pool, &kids[t]);
+            util_alloc_fail_after(-1);
+            if (rc != MEMPOOL_OK) {
+                points++;
+                CHECK(rc == MEMPOOL_ERR_NOMEM);
+                CHECK(mempool_count(pool) == t && !mempool_exists(pool, kids[t].txid));
+                CHECK(mempool_spender(pool, p.txid, (uint32_t)t) == NULL);
+                if (t == 0) {
+                    CHECK(mempool_add(pool, &p) == MEMPOOL_OK);
+                    CHECK(mempool_remove(pool, p.txid, &removed) == MEMPOOL_OK && removed == 1);
+                } else {
+                    CHECK(mempool_add(pool, &p) == MEMPOOL_ERR_HAS_CHILDREN);
+                }
+                CHECK(mempool_add(pool, &kids[t]) == MEMPOOL_OK);
+            }
+            for (j = 0; j <= t; j++) {
+                CHECK(mempool_add(pool, &p) == MEMPOOL_ERR_HAS_CHILDREN);
+                CHECK(mempool_remove(pool, kids[j].txid, &removed) == MEMPOOL_OK &&
+                      removed == 1);
+            }
+            CHECK(mempool_add(pool, &p) == MEMPOOL_OK && mempool_count(pool) == 1);
+            mempool_free(pool);
+            if (rc == MEMPOOL_OK) {
+                break;
+            }
+        }
+    }
+    CHECK(points >= 13 + 3); /* the first add: 13; the tables' growth: more */
+    mempool_tx_destroy(&p);
+    for (t = 0; t < KIDS; t++) {
+        mempool_tx_destroy(&kids[t]);
+    }
+    stream_destroy(&s);
 }
 
 /* A pool filled and emptied again and again stops allocating: the benchmark
@@ -971,10 +1337,13 @@ int main(int argc, char **argv) {
     test_workload_alloc_failure();
     test_refusals();
     test_trim_order();
+    test_fee_limits();
+    test_late_parent();
     for (i = 0; i < 6; i++) {
         test_model_random();
     }
     test_add_alloc_failure();
+    test_outside_alloc_failure();
     test_steady_state();
     return check_finish();
 }

@@ -12,9 +12,17 @@
  *   entry's list) sequential reads instead of walks over parent links.
  * - Visited-sets are marks: each walk takes a fresh epoch number and an entry
  *   is visited iff its mark equals it. No set, no clearing.
- * - Both hash tables are open-addressed (linear probing, load <= 1/2,
+ * - The hash tables are open-addressed (linear probing, load <= 1/2,
  *   backward-shift deletion) with the 64-bit SipHash stored in the slot, so a
- *   probe compares keys only when the hashes agree.
+ *   probe compares keys only when the hashes agree. A third table holds the
+ *   inputs whose parent txid is not in the pool, keyed by that txid, so that
+ *   an add learns with one probe whether any entry spends any of its outputs
+ *   (any index, even one it lacks), which is what refuses a parent that comes
+ *   after its child.
+ * - Fees: each is at most MAX_MONEY and the pool's total at most INT64_MAX,
+ *   so no ancestor or descendant fee sum (a sum over part of the pool) can
+ *   wrap. Sizes are 32-bit and entries fewer than 2^32, so no size sum (at
+ *   most the pool's total, below 2^64) can wrap either.
  * - Everything an add can allocate is reserved before the pool changes, so a
  *   failed add leaves the contents exactly as they were; removal never
  *   allocates (the walk buffers always hold as many indices as entries).
@@ -31,6 +39,9 @@
 #include "util/alloc.h"
 
 #define NONE UINT32_MAX
+
+/* Bitcoin's MAX_MONEY in satoshi: no real fee is larger. */
+#define MAX_MONEY ((int64_t)21000000 * 100000000)
 
 typedef struct {
     uint32_t *v;
@@ -58,6 +69,7 @@ typedef struct {
     pkg_stats anc;
     uint32_t heap_pos;
     uint32_t next_free;
+    uint32_t n_outside; /* inputs whose parent was not in the pool at add time */
 } entry;
 
 typedef struct {
@@ -85,7 +97,14 @@ struct mempool {
     uint32_t free_head;
     size_t count;
     uint64_t total_size;
-    table txids, spent;
+    uint64_t total_fees;  /* <= INT64_MAX (mempool_add refuses more) */
+    /* txid -> its entry; outpoint -> the entry spending it; outside: one item
+     * (entry, input index) per input whose parent txid was not in the pool
+     * when the entry was added, keyed by that txid. An input stays outside
+     * for as long as its entry is in the pool: its parent cannot come in
+     * after it (HAS_CHILDREN), and an in-pool parent leaves only with its
+     * children. */
+    table txids, spent, outside;
     /* Walk buffers and the heap: room for as many indices as entries. */
     uint32_t *heap, *work1, *work2;
     uint32_t heap_cap, work1_cap, work2_cap;
@@ -153,12 +172,8 @@ static int table_reserve(table *t, size_t n) {
 
 /* Removes the item (ent, aux), which must be present under hash. Later items
  * of its probe run move back so that no tombstones are needed. */
-static void table_erase(table *t, uint64_t hash, uint32_t ent, uint32_t aux) {
-    size_t mask = t->cap - 1, i = (size_t)hash & mask, j, k;
-    while (t->s[i].entry != ent || t->s[i].aux != aux) {
-        i = (i + 1) & mask;
-    }
-    j = i;
+static void table_erase_at(table *t, size_t i) {
+    size_t mask = t->cap - 1, j = i, k;
     for (;;) {
         j = (j + 1) & mask;
         if (t->s[j].entry == NONE) {
@@ -173,6 +188,26 @@ static void table_erase(table *t, uint64_t hash, uint32_t ent, uint32_t aux) {
     }
     t->s[i].entry = NONE;
     t->used--;
+}
+
+static void table_erase(table *t, uint64_t hash, uint32_t ent, uint32_t aux) {
+    size_t mask = t->cap - 1, i = (size_t)hash & mask;
+    while (t->s[i].entry != ent || t->s[i].aux != aux) {
+        i = (i + 1) & mask;
+    }
+    table_erase_at(t, i);
+}
+
+/* table_erase for an item that may be absent: 1 when it was there, else 0. */
+static int table_erase_if_present(table *t, uint64_t hash, uint32_t ent, uint32_t aux) {
+    size_t mask = t->cap - 1, i = (size_t)hash & mask;
+    for (; t->s[i].entry != NONE; i = (i + 1) & mask) {
+        if (t->s[i].entry == ent && t->s[i].aux == aux) {
+            table_erase_at(t, i);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static uint32_t find_txid(const mempool *p, const unsigned char txid[32], uint64_t hash) {
@@ -208,6 +243,24 @@ static uint32_t find_spender(const mempool *p, const unsigned char txid[32], uin
         }
     }
     return NONE;
+}
+
+/* 1 when an entry has an input spending any output of txid (hashed with
+ * hash_txid) while txid is not in the pool. */
+static int spent_outside(const mempool *p, const unsigned char txid[32], uint64_t hash) {
+    size_t mask, i;
+    if (p->outside.used == 0) {
+        return 0;
+    }
+    mask = p->outside.cap - 1;
+    for (i = (size_t)hash & mask; p->outside.s[i].entry != NONE; i = (i + 1) & mask) {
+        const slot *s = &p->outside.s[i];
+        if (s->hash == hash &&
+            memcmp(p->e[s->entry].tx->vin[s->aux].prevout.txid, txid, 32) == 0) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static uint64_t hash_txid(const mempool *p, const unsigned char txid[32]) {
@@ -425,6 +478,7 @@ void mempool_free(mempool *pool) {
     util_free(pool->rm);
     util_free(pool->txids.s);
     util_free(pool->spent.s);
+    util_free(pool->outside.s);
     util_free(pool->heap);
     util_free(pool->work1);
     util_free(pool->work2);
@@ -471,26 +525,26 @@ static int reserve_entry(mempool *p) {
 
 int mempool_add(mempool *p, const mempool_tx *tx) {
     uint64_t h = hash_txid(p, tx->txid);
-    uint32_t xi, np = 0, qn, i, j, ep;
+    uint32_t xi, np = 0, qn, i, j, ep, nout = 0;
     size_t k;
     entry *x;
     hot *xh;
     pkg_stats anc;
 
-    if (tx->fee < 0 || tx->size == 0 || tx->vin_count >= NONE) {
+    if (tx->fee < 0 || tx->fee > MAX_MONEY || tx->size == 0 || tx->vin_count >= NONE) {
         return MEMPOOL_ERR_INVALID;
     }
     if (find_txid(p, tx->txid, h) != NONE) {
         return MEMPOOL_ERR_DUPLICATE;
     }
-    if (p->spent.used > 0) {
-        for (k = 0; k < tx->vout_count; k++) {
-            uint32_t n = (uint32_t)k;
-            if (find_spender(p, tx->txid, n, siphash_uint256_extra(p->k0, p->k1, tx->txid, n)) !=
-                NONE) {
-                return MEMPOOL_ERR_HAS_CHILDREN;
-            }
-        }
+    /* An entry spending any output of tx, in range or not, was added while
+     * tx was not in the pool: its input is in the outside table. */
+    if (spent_outside(p, tx->txid, h)) {
+        return MEMPOOL_ERR_HAS_CHILDREN;
+    }
+    /* total_fees <= INT64_MAX and fee <= MAX_MONEY: no wrap in the test. */
+    if ((uint64_t)tx->fee > (uint64_t)INT64_MAX - p->total_fees) {
+        return MEMPOOL_ERR_INVALID;
     }
     if (tx->vin_count > SIZE_MAX / 2 - p->spent.used) {
         return MEMPOOL_ERR_NOMEM;
@@ -521,6 +575,7 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
         const mempool_outpoint *o = &tx->vin[k].prevout;
         uint32_t par = find_txid(p, o->txid, hash_txid(p, o->txid));
         if (par == NONE) {
+            nout++;
             continue;
         }
         if (o->n >= p->e[par].tx->vout_count) {
@@ -546,8 +601,11 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
             p->mark[b] = ep;
         }
     }
+    /* outside.used + nout cannot overflow: outside.used <= spent.used, and
+     * nout <= vin_count <= SIZE_MAX / 2 - spent.used (checked above). */
     if (reserve_u32(&p->par[xi].v, &p->par[xi].cap, np) != 0 ||
-        reserve_u32(&p->anc[xi].v, &p->anc[xi].cap, qn) != 0) {
+        reserve_u32(&p->anc[xi].v, &p->anc[xi].cap, qn) != 0 ||
+        table_reserve(&p->outside, p->outside.used + nout) != 0) {
         return MEMPOOL_ERR_NOMEM;
     }
     for (i = 0; i < np; i++) {
@@ -579,6 +637,18 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
     x->next_free = NONE;
     x->txid_hash = h;
     x->seq = p->seq++;
+    x->n_outside = nout;
+    /* The inputs found outside above, found again (before tx's own txid is in
+     * the table). Only transactions with such inputs pay for this: in
+     * ComplexMemPool, the 100 base transactions. */
+    for (k = 0; nout > 0 && k < tx->vin_count; k++) {
+        const unsigned char *pt = tx->vin[k].prevout.txid;
+        uint64_t ph = hash_txid(p, pt);
+        if (find_txid(p, pt, ph) == NONE) {
+            table_put(&p->outside, ph, xi, (uint32_t)k);
+            nout--;
+        }
+    }
     xh = &p->h[xi];
     xh->fee = (uint64_t)tx->fee;
     xh->size = tx->size;
@@ -613,6 +683,7 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
     x->anc = anc;
     p->count++;
     p->total_size += xh->size;
+    p->total_fees += xh->fee;
     p->heap_valid = 0;
     return MEMPOOL_OK;
 }
@@ -701,12 +772,19 @@ static size_t remove_closure(mempool *p, uint32_t root) {
         for (k = 0; k < x->tx->vin_count; k++) {
             table_erase(&p->spent, hash_outpoint(p, &x->tx->vin[k].prevout), xi, (uint32_t)k);
         }
+        /* Which inputs are outside is not stored, only how many: try each
+         * until all are gone (none to try for most entries). */
+        for (k = 0, j = x->n_outside; j > 0 && k < x->tx->vin_count; k++) {
+            j -= (uint32_t)table_erase_if_present(
+                &p->outside, hash_txid(p, x->tx->vin[k].prevout.txid), xi, (uint32_t)k);
+        }
         table_erase(&p->txids, x->txid_hash, xi, 0);
         if (heap) {
             heap_delete(p, xi);
         }
         p->count--;
         p->total_size -= p->h[xi].size;
+        p->total_fees -= p->h[xi].fee;
         p->par[xi].n = 0;
         p->anc[xi].n = 0;
         p->chi[xi].n = 0;
@@ -772,6 +850,7 @@ int mempool_lookup(const mempool *p, const unsigned char txid[32], mempool_entry
         return -1;
     }
     x = &p->e[i];
+    /* Fee sums are at most total_fees <= INT64_MAX: the casts are exact. */
     info->tx = x->tx;
     info->fee = (int64_t)p->h[i].fee;
     info->size = p->h[i].size;

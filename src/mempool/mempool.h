@@ -9,7 +9,8 @@
  *   descendants: count, size and fees of the entry and everything in the pool
  *                that depends on it.
  * Sizes are serialised sizes in bytes; counts and sums include the entry
- * itself, as in Core.
+ * itself, as in Core. A fee is at most Bitcoin's MAX_MONEY and the pool's
+ * fees at most INT64_MAX in all, so every fee sum is exact.
  *
  * Transactions are found by txid through a hash table keyed with salted
  * SipHash, and spent outpoints map to the entry that spends them (what
@@ -37,10 +38,14 @@ enum {
     MEMPOOL_ERR_DUPLICATE = -2, /* a transaction with this txid is in the pool */
     MEMPOOL_ERR_CONFLICT = -3,  /* an input spends an outpoint already spent in the
                                  * pool, or one spent twice by the transaction itself */
-    MEMPOOL_ERR_INVALID = -4,   /* negative fee, zero size (not finalized), or an
-                                 * input naming an output its in-pool parent lacks */
+    MEMPOOL_ERR_INVALID = -4,   /* fee negative or above MAX_MONEY (2.1e15: 21 million
+                                 * coins in satoshi), the pool's total fees would pass
+                                 * INT64_MAX (so no fee sum can overflow), zero size
+                                 * (not finalized), or an input naming an output its
+                                 * in-pool parent lacks */
     MEMPOOL_ERR_NOT_FOUND = -5, /* no transaction with this txid in the pool */
-    MEMPOOL_ERR_HAS_CHILDREN = -6 /* an output is already spent in the pool: its child
+    MEMPOOL_ERR_HAS_CHILDREN = -6 /* an entry spends an output of this txid, at any
+                                   * index (even one the transaction lacks): its child
                                    * came first, and the pool links only new children to
                                    * old parents (as Core's add; it relinks after a reorg
                                    * by other means) */
