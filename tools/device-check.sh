@@ -4,8 +4,8 @@
 # build made elsewhere and copied over (static, so the machine's libc does not
 # matter):
 #
-#   mkdir _dev && cd _dev && ../configure --enable-werror LDFLAGS=-static \
-#       && make -j"$(nproc)" && make test/test_nb_core && cd ..
+#   mkdir _dev && cd _dev && ../configure --enable-werror \
+#       && make -j"$(nproc)" LDFLAGS=-all-static bench_bitcoin test/test_nb_core && cd ..
 #   tools/device-check.sh _dev          # on the borrowed machine
 #
 # Prints: the hardware test of test_nb_core (it skips where there is no PMU),
