@@ -1,5 +1,5 @@
 /* Complexity fits: synthetic data with known answers, the fit table that
- * BENCHMARKS.md (and the seed's nanobench PR) prints for ComplexMemPool, and
+ * Bitcoin Core's nanobench pull request prints for ComplexMemPool, and
  * nb_complexity_bigo over results made by real nb_run calls. */
 #include "bench/nanobench.h"
 #include "check.h"
@@ -82,9 +82,9 @@ static void test_noisy(void)
     CHECKF(strcmp(fits[0].name, "O(n)") == 0, "noisy n fitted as %s", fits[0].name);
 }
 
-/* The example in BENCHMARKS.md: ComplexMemPool's median ns/op at
+/* The example in Core's nanobench pull request: ComplexMemPool's median ns/op at
  * -asymptote=25,50,100,200,400,600,800 and the fit table printed for it. */
-static void test_benchmarks_md_table(void)
+static void test_core_pr_table(void)
 {
     static const double n[] = {25, 50, 100, 200, 400, 600, 800};
     static const double ns[] = {1064241.00, 1579530.00, 4022774.00, 15390986.00,
@@ -218,7 +218,7 @@ int main(int argc, char **argv)
     check_rng_init(argv[0]);
     test_exact_shapes();
     test_noisy();
-    test_benchmarks_md_table();
+    test_core_pr_table();
     test_points_skipped();
     test_over_results();
     return check_finish();

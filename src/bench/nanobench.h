@@ -249,7 +249,7 @@ int    nb_complexity_bigo_custom(const nb_bench *b, const char *name,
                                  double (*f)(double n), nb_bigo *out);
 /* The same fits over plain arrays, for tests and reuse. */
 size_t nb_bigo_fit(const double *n, const double *t, size_t count, nb_bigo *out, size_t cap);
-/* Prints the fit table as in BENCHMARKS.md; 0 or -1 on write error. */
+/* Prints the fit table as nanobench does; 0 or -1 on write error. */
 int    nb_bigo_print(FILE *out, const nb_bigo *fits, size_t count);
 
 /* Templates: nanobench's mustache-like language over b's results.

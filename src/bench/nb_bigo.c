@@ -4,8 +4,8 @@
  * origin: c = sum(f*t) / sum(f*f). Its quality is the root mean square of the
  * residuals over the mean time, sqrt(sum((c*f - t)^2) / count) / mean(t), so
  * fits of different shapes compare on one scale. The logarithms are base 2,
- * as in nanobench (the coefficients in BENCHMARKS.md's table need it; the
- * error does not depend on the base).
+ * as in nanobench (the coefficients of the ComplexMemPool table in Core's
+ * nanobench pull request need it; the error does not depend on the base).
  *
  * Points are (complexity N, median seconds per iteration) of the results
  * whose N is > 0 (N <= 0 is "unset", and log2 of it is meaningless). The

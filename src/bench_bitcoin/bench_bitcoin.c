@@ -323,7 +323,7 @@ static void print_help(FILE *out)
         "Options:\n"
         "  -filter=<regex>       run only the benchmarks whose whole name matches this POSIX\n"
         "                        extended regular expression (default: .*); -filter=SHA256\n"
-        "                        selects only SHA256, -filter='SHA256.*' all four SHA256 ones\n"
+        "                        selects only SHA256, -filter='SHA256.*' all three SHA256 ones\n"
         "  -list                 print the names of the selected benchmarks, run nothing\n"
         "  -asymptote=<n1,n2,..> run each selected benchmark once per n (whole numbers) with\n"
         "                        complexityN = n, then print the complexity fit table; n is at\n"

@@ -1,6 +1,6 @@
 /* ComplexMemPool: fill a mempool with a dense web of 100 + childTxs
  * transactions, then trim it to three quarters of its size and to empty, as
- * Bitcoin Core's benchmark of the same name does (BENCHMARKS.md). */
+ * Bitcoin Core's benchmark of the same name does (doc/benchmarks.md). */
 #include "bench_bitcoin/bench.h"
 #include "mempool/mempool.h"
 #include "mempool/workload.h"
