@@ -147,6 +147,29 @@ void bench_out_of_memory(const char *name)
     exit(1);   /* remove_temps runs from atexit */
 }
 
+/* The absolute path a new file target will have: its directory (which must exist) with its
+ * links resolved, then its name. Allocated; NULL with errno set on failure. */
+static char *resolve_new(const char *target)
+{
+    const char *slash = strrchr(target, '/'), *name = slash ? slash + 1 : target;
+    size_t dir_len = !slash ? 1 : slash == target ? 1 : (size_t)(slash - target);
+    char *dir = util_malloc(dir_len + 1), *real_dir, *path = NULL;
+
+    if (!dir)
+        return NULL;
+    memcpy(dir, !slash ? "." : slash == target ? "/" : target, dir_len);
+    dir[dir_len] = '\0';
+    real_dir = realpath(dir, NULL);
+    util_free(dir);
+    if (!real_dir)
+        return NULL;
+    path = util_malloc(strlen(real_dir) + strlen(name) + 2);
+    if (path)
+        sprintf(path, "%s/%s", strcmp(real_dir, "/") == 0 ? "" : real_dir, name);
+    free(real_dir);
+    return path;
+}
+
 /* Sets o->path (the target with its symbolic links resolved), o->exists and o->st, and checks
  * that the target can be written; 0, or -1 after one error line. Creates nothing. */
 static int out_resolve(out_file *o)
@@ -158,48 +181,22 @@ static int out_resolve(out_file *o)
         error_line("%s: '%s' is not a file name", o->option, o->target);
         return -1;
     }
-    if (lstat(o->target, &lst) == 0) {
-        if (stat(o->target, &o->st) != 0) {
-            error_line("%s: '%s' is a symbolic link that leads nowhere: %s", o->option,
-                       o->target, strerror(errno));
-            return -1;
-        }
-        o->exists = 1;
-        o->path = realpath(o->target, NULL);
-    } else if (errno == ENOENT) {
-        /* A new file: resolve its directory (which must exist), keep its name. */
-        size_t dir_len = slash ? (size_t)(slash - o->target) : 0;
-        char *dir = util_malloc(dir_len + 2), *real_dir;
-        if (!dir) {
-            error_line("%s: out of memory", o->option);
-            return -1;
-        }
-        if (slash == o->target)
-            strcpy(dir, "/");
-        else if (slash)
-            memcpy(dir, o->target, dir_len), dir[dir_len] = '\0';
-        else
-            strcpy(dir, ".");
-        real_dir = realpath(dir, NULL);
-        util_free(dir);
-        if (!real_dir) {
+    if (lstat(o->target, &lst) != 0) {
+        if (errno == ENOENT)
+            o->path = resolve_new(o->target);
+        if (!o->path) {
             error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
             return -1;
         }
-        o->path = util_malloc(strlen(real_dir) + strlen(slash ? slash : o->target) + 2);
-        if (o->path)
-            sprintf(o->path, "%s%s%s", strcmp(real_dir, "/") == 0 ? "" : real_dir,
-                    slash ? "" : "/", slash ? slash : o->target);
-        free(real_dir);
-        if (!o->path) {
-            error_line("%s: out of memory", o->option);
-            return -1;
-        }
         return 0;
-    } else {
-        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+    }
+    if (stat(o->target, &o->st) != 0) {
+        error_line("%s: '%s' is a symbolic link that leads nowhere: %s", o->option, o->target,
+                   strerror(errno));
         return -1;
     }
+    o->exists = 1;
+    o->path = realpath(o->target, NULL);
     if (!o->path) {
         error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
         return -1;
