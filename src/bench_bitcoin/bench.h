@@ -65,6 +65,12 @@ const bench_compare_entry *bench_compare_registry(size_t *count);
  * grows with its square (10000: about 170 MB, 30000: 1.4 GB). */
 #define BENCH_MAX_COMPLEXITY_N 10000
 
+/* Prints "bench_bitcoin: " and the formatted message as one line on stderr. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+void bench_error(const char *fmt, ...);
+
 /* For a benchmark whose setup or op cannot get memory (it has no way to return an error):
  * prints "bench_bitcoin: <name>: out of memory" on stderr, removes any temporary output
  * file and exits with status 1. Does not return. */

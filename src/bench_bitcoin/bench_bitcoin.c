@@ -12,6 +12,7 @@
 #endif
 
 #include "bench_bitcoin/bench.h"
+#include "bench_bitcoin/outfile.h"
 #include "crypto/dispatch.h"
 #include "crypto/sha256.h"
 #include "util/alloc.h"
@@ -20,13 +21,10 @@
 #include <math.h>
 #include <regex.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define PROG "bench_bitcoin"
 #define STRINGIFY(x) #x
@@ -55,23 +53,7 @@ typedef struct {
     const char *output_json;
 } options;
 
-/* An output file. The target's symbolic links are resolved first, so that the file written is
- * the one they point to. A regular file (or a new one) is written as a temporary beside it,
- * created up front (so an unwritable place fails before anything runs) and renamed over it at
- * the end: readers see the old file or the whole new one. A character device or a FIFO
- * (/dev/null, a pipe to another program) cannot be replaced: it is written in place at the
- * end. */
-typedef struct {
-    const char *option;      /* "-output-csv", for messages */
-    const char *target;      /* as given */
-    char *path;              /* target with every symbolic link resolved */
-    int exists;
-    struct stat st;          /* path's, when it exists */
-    int direct;              /* an existing device or FIFO: written in place */
-    char *tmp;               /* NULL once renamed or removed */
-    FILE *f;
-} out_file;
-
+/* Static: outfile.c's exit and signal handlers remove their temporaries. */
 enum { OUT_CSV, OUT_JSON, OUT_COUNT };
 static out_file outputs[OUT_COUNT];
 
@@ -83,12 +65,7 @@ static const char csv_template[] =
     "{{#result}}{{name}},{{epochs}},{{average(iterations)}},{{sumProduct(iterations, elapsed)}},"
     "{{minimum(elapsed)}},{{maximum(elapsed)}},{{median(elapsed)}}\n{{/result}}";
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-static void error_line(const char *fmt, ...);
-
-static void error_line(const char *fmt, ...)
+void bench_error(const char *fmt, ...)
 {
     va_list ap;
     fputs(PROG ": ", stderr);
@@ -98,213 +75,10 @@ static void error_line(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-/* ---- temporary output files ---- */
-
-static void remove_temps(void)
-{
-    size_t i;
-    for (i = 0; i < OUT_COUNT; i++) {
-        if (outputs[i].f) {
-            fclose(outputs[i].f);
-            outputs[i].f = NULL;
-        }
-        if (outputs[i].tmp) {
-            unlink(outputs[i].tmp);
-            util_free(outputs[i].tmp);
-            outputs[i].tmp = NULL;
-        }
-    }
-}
-
-/* Async-signal-safe: only unlink, then die of the same signal. */
-static void on_fatal_signal(int sig)
-{
-    size_t i;
-    for (i = 0; i < OUT_COUNT; i++)
-        if (outputs[i].tmp)
-            unlink(outputs[i].tmp);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static void install_cleanup(void)
-{
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-    size_t i;
-    atexit(remove_temps);
-    for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_fatal_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(sigs[i], &sa, NULL);
-    }
-}
-
 void bench_out_of_memory(const char *name)
 {
-    error_line("%s: out of memory", name);
-    exit(1);   /* remove_temps runs from atexit */
-}
-
-/* The absolute path a new file target will have: its directory (which must exist) with its
- * links resolved, then its name. Allocated; NULL with errno set on failure. */
-static char *resolve_new(const char *target)
-{
-    const char *slash = strrchr(target, '/'), *name = slash ? slash + 1 : target;
-    size_t dir_len = !slash ? 1 : slash == target ? 1 : (size_t)(slash - target);
-    char *dir = util_malloc(dir_len + 1), *real_dir, *path = NULL;
-
-    if (!dir)
-        return NULL;
-    memcpy(dir, !slash ? "." : slash == target ? "/" : target, dir_len);
-    dir[dir_len] = '\0';
-    real_dir = realpath(dir, NULL);
-    util_free(dir);
-    if (!real_dir)
-        return NULL;
-    path = util_malloc(strlen(real_dir) + strlen(name) + 2);
-    if (path)
-        sprintf(path, "%s/%s", strcmp(real_dir, "/") == 0 ? "" : real_dir, name);
-    free(real_dir);
-    return path;
-}
-
-/* Sets o->path (the target with its symbolic links resolved), o->exists and o->st, and checks
- * that the target can be written; 0, or -1 after one error line. Creates nothing. */
-static int out_resolve(out_file *o)
-{
-    const char *slash = strrchr(o->target, '/');
-    struct stat lst;
-
-    if (o->target[0] == '\0' || (slash && slash[1] == '\0')) {
-        error_line("%s: '%s' is not a file name", o->option, o->target);
-        return -1;
-    }
-    if (lstat(o->target, &lst) != 0) {
-        if (errno == ENOENT)
-            o->path = resolve_new(o->target);
-        if (!o->path) {
-            error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
-            return -1;
-        }
-        return 0;
-    }
-    if (stat(o->target, &o->st) != 0) {
-        error_line("%s: '%s' is a symbolic link that leads nowhere: %s", o->option, o->target,
-                   strerror(errno));
-        return -1;
-    }
-    o->exists = 1;
-    o->path = realpath(o->target, NULL);
-    if (!o->path) {
-        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
-        return -1;
-    }
-    if (S_ISDIR(o->st.st_mode)) {
-        error_line("%s: '%s' is a directory", o->option, o->target);
-        return -1;
-    }
-    if (!S_ISREG(o->st.st_mode) && !S_ISCHR(o->st.st_mode) && !S_ISFIFO(o->st.st_mode)) {
-        error_line("%s: '%s' is neither a regular file, a character device nor a FIFO",
-                   o->option, o->target);
-        return -1;
-    }
-    o->direct = !S_ISREG(o->st.st_mode);
-    if (access(o->path, W_OK) != 0) {
-        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* 1 when a and b (both resolved) are the same file, one output replacing the other. The same
- * character device (/dev/null twice) is fine: each is written in turn. */
-static int out_same(const out_file *a, const out_file *b)
-{
-    if (a->exists && b->exists)
-        return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino
-               && !S_ISCHR(a->st.st_mode);
-    return strcmp(a->path, b->path) == 0;
-}
-
-/* Creates o's temporary file beside the (resolved) target; nothing for a device or FIFO,
- * which is opened when written. 0, or -1 after one error line. */
-static int out_open(out_file *o)
-{
-    static const char tmp_name[] = ".bench_bitcoin.tmp.XXXXXX";
-    size_t dir_len = (size_t)(strrchr(o->path, '/') - o->path) + 1;
-    mode_t mode;
-    int fd;
-
-    if (o->direct)
-        return 0;
-    o->tmp = util_malloc(dir_len + sizeof tmp_name);
-    if (!o->tmp) {
-        error_line("%s: out of memory", o->option);
-        return -1;
-    }
-    memcpy(o->tmp, o->path, dir_len);
-    memcpy(o->tmp + dir_len, tmp_name, sizeof tmp_name);
-    fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
-        util_free(o->tmp);
-        o->tmp = NULL;
-        return -1;
-    }
-    /* mkstemp makes the file 0600: keep an existing file's mode, or give a new one what a
-     * plain fopen would. */
-    if (o->exists) {
-        mode = o->st.st_mode & 07777;
-    } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
-    }
-    o->f = fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
-    if (!o->f) {
-        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
-        close(fd);
-        return -1;   /* the temporary is removed by remove_temps */
-    }
-    return 0;
-}
-
-/* Renders tmpl into o's temporary file and closes it; 0, or -1 after one error line. */
-static int out_render(out_file *o, const char *tmpl, const nb_bench *b)
-{
-    int rc, err = 0;
-    if (o->direct && !(o->f = fopen(o->path, "w"))) {
-        error_line("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
-        return -1;
-    }
-    rc = nb_render(tmpl, b, o->f);
-    if (fflush(o->f) != 0 || ferror(o->f))
-        err = errno;
-    if (fclose(o->f) != 0 && !err)
-        err = errno;
-    o->f = NULL;
-    if (rc != 0 || err) {
-        error_line("%s: writing '%s' failed%s%s", o->option, o->target,
-                   err ? ": " : "", err ? strerror(err) : " (template rendering error)");
-        return -1;
-    }
-    return 0;
-}
-
-static int out_commit(out_file *o)
-{
-    if (o->direct)
-        return 0;
-    if (rename(o->tmp, o->path) != 0) {
-        error_line("%s: cannot rename the temporary file to '%s': %s", o->option, o->target,
-                   strerror(errno));
-        return -1;
-    }
-    util_free(o->tmp);
-    o->tmp = NULL;
-    return 0;
+    bench_error("%s: out of memory", name);
+    exit(1);   /* the temporary output files are removed by an atexit handler (outfile.c) */
 }
 
 /* ---- options ---- */
@@ -406,7 +180,7 @@ static int parse_asymptote(const char *value, options *o)
         count += *p == ',';
     o->asymptote = util_malloc_array(count, sizeof *o->asymptote);
     if (!o->asymptote) {
-        error_line("-asymptote: out of memory");
+        bench_error("-asymptote: out of memory");
         return -1;
     }
     o->asymptote_count = count;
@@ -416,7 +190,7 @@ static int parse_asymptote(const char *value, options *o)
         double *n = &o->asymptote[i];
         int rc;
         if (len == 0) {
-            error_line("-asymptote: empty item in '%s' (expected n1,n2,... of whole numbers "
+            bench_error("-asymptote: empty item in '%s' (expected n1,n2,... of whole numbers "
                        ">= 1)", value);
             return -1;
         }
@@ -424,7 +198,7 @@ static int parse_asymptote(const char *value, options *o)
         if (rc == 0 && *n > BENCH_MAX_COMPLEXITY_N)
             rc = -2;
         if (rc == -2) {
-            error_line("-asymptote: '%.*s' is above the maximum %d (ComplexMemPool's child "
+            bench_error("-asymptote: '%.*s' is above the maximum %d (ComplexMemPool's child "
                        "transactions; its memory grows with n^2)", (int)len, p,
                        BENCH_MAX_COMPLEXITY_N);
             return -1;
@@ -432,7 +206,7 @@ static int parse_asymptote(const char *value, options *o)
         /* Whole numbers: the one benchmark that reads n counts transactions with it, and a
          * row's complexityN must be the n it ran (1.9 would run 1 and be fitted as 1.9). */
         if (rc != 0 || !(*n >= 1) || *n != floor(*n)) {
-            error_line("-asymptote: '%.*s' is not a whole number >= 1", (int)len, p);
+            bench_error("-asymptote: '%.*s' is not a whole number >= 1", (int)len, p);
             return -1;
         }
         if (!comma)
@@ -450,7 +224,7 @@ static int parse_args(int argc, char **argv, options *o)
         const char *arg = argv[i], *key, *eq, *value;
         size_t key_len;
         if (arg[0] != '-') {
-            error_line("unexpected argument '%s' (options start with '-'; see -help)", arg);
+            bench_error("unexpected argument '%s' (options start with '-'; see -help)", arg);
             return -1;
         }
         key = arg + 1 + (arg[1] == '-');
@@ -461,7 +235,7 @@ static int parse_args(int argc, char **argv, options *o)
         if (IS("list") || IS("sanity-check") || IS("compare") || IS("no-pin") || IS("help")
             || IS("h") || IS("?")) {
             if (value) {
-                error_line("-%.*s takes no value (got '%s')", (int)key_len, key, arg);
+                bench_error("-%.*s takes no value (got '%s')", (int)key_len, key, arg);
                 return -1;
             }
             if (IS("list"))
@@ -478,11 +252,11 @@ static int parse_args(int argc, char **argv, options *o)
         }
         if (!(IS("filter") || IS("asymptote") || IS("min-time") || IS("output-csv")
               || IS("output-json"))) {
-            error_line("unknown option '%s' (see -help)", arg);
+            bench_error("unknown option '%s' (see -help)", arg);
             return -1;
         }
         if (!value) {
-            error_line("-%.*s needs a value: -%.*s=...", (int)key_len, key, (int)key_len, key);
+            bench_error("-%.*s needs a value: -%.*s=...", (int)key_len, key, (int)key_len, key);
             return -1;
         }
         if (IS("filter")) {
@@ -497,16 +271,16 @@ static int parse_args(int argc, char **argv, options *o)
             double ms;
             int rc = parse_decimal(value, strlen(value), &ms);
             if (rc == -1) {
-                error_line("-min-time: '%s' is not a number of milliseconds (>= 0)", value);
+                bench_error("-min-time: '%s' is not a number of milliseconds (>= 0)", value);
                 return -1;
             }
             if (rc != 0 || ms * 1e6 > MAX_MIN_TIME_NS) {
-                error_line("-min-time: '%s' milliseconds is too long", value);
+                bench_error("-min-time: '%s' milliseconds is too long", value);
                 return -1;
             }
             o->min_time_ns = ms * 1e6;
         } else if (value[0] == '\0') {
-            error_line("-%.*s needs a file name", (int)key_len, key);
+            bench_error("-%.*s needs a file name", (int)key_len, key);
             return -1;
         } else if (IS("output-csv")) {
             o->output_csv = value;
@@ -516,7 +290,7 @@ static int parse_args(int argc, char **argv, options *o)
 #undef IS
     }
     if (o->compare && o->asymptote_count) {
-        error_line("-compare cannot be combined with -asymptote (it compares implementations "
+        bench_error("-compare cannot be combined with -asymptote (it compares implementations "
                    "at the benchmarks' own sizes)");
         return -1;
     }
@@ -540,7 +314,7 @@ static int select_benchmarks(const options *o, bench_entry **selected, size_t *c
     regex_t re;
 
     if (!sel) {
-        error_line("out of memory");
+        bench_error("out of memory");
         return -1;
     }
     if (o->filter) {
@@ -548,7 +322,7 @@ static int select_benchmarks(const options *o, bench_entry **selected, size_t *c
         if (rc != 0) {
             char msg[256];
             regerror(rc, &re, msg, sizeof msg);
-            error_line("-filter: invalid regular expression '%s': %s", o->filter, msg);
+            bench_error("-filter: invalid regular expression '%s': %s", o->filter, msg);
             util_free(sel);
             return -1;
         }
@@ -614,7 +388,7 @@ static int print_bigo(const nb_bench *b, size_t first)
     int rc = -1;
 
     if (!n || !t) {
-        error_line("-asymptote: out of memory");
+        bench_error("-asymptote: out of memory");
         goto done;
     }
     for (i = 0; i < count; i++) {
@@ -627,7 +401,7 @@ static int print_bigo(const nb_bench *b, size_t first)
     }
     fits = nb_bigo_fit(n, t, k, fit, MAX_FITS);
     if (fputc('\n', stdout) == EOF || nb_bigo_print(stdout, fit, fits) != 0) {
-        error_line("writing the complexity table to stdout failed");
+        bench_error("writing the complexity table to stdout failed");
         goto done;
     }
     rc = 0;
@@ -644,11 +418,11 @@ static int run_one(nb_bench *b, const char *name, void (*fn)(nb_bench *bench))
     size_t before = nb_result_count(b);
     fn(b);
     if (nb_get_error(b) != 0) {
-        error_line("%s: the harness ran out of memory or could not write its output", name);
+        bench_error("%s: the harness ran out of memory or could not write its output", name);
         return -1;
     }
     if (nb_result_count(b) != before + 1) {
-        error_line("%s: made %zu measurements instead of one (a benchmark must call "
+        bench_error("%s: made %zu measurements instead of one (a benchmark must call "
                    "nb_run exactly once)", name, nb_result_count(b) - before);
         return -1;
     }
@@ -715,7 +489,7 @@ static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows
     compare_row *r = util_malloc_array(count * (MAX_IMPLS + 2) + 1, sizeof *r);
 
     if (!r) {
-        error_line("-compare: out of memory");
+        bench_error("-compare: out of memory");
         return -1;
     }
     for (i = 0; i < count; i++) {
@@ -744,7 +518,7 @@ static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows
         }
     }
     if (n == 0) {
-        error_line("-compare: no selected benchmark has implementations to compare (those "
+        bench_error("-compare: no selected benchmark has implementations to compare (those "
                    "that do: SHA1, SHA256, SHA256D64_1024, SHA256_32b, SHA512)");
         util_free(r);
         return -1;
@@ -766,7 +540,7 @@ static int run_compare(nb_bench *b, const nb_bench *defaults, const options *o,
         nb_title(b, rows[i].group);
         nb_relative(b, 1);
         if (rows[i].impl && rows[i].family->force(rows[i].impl) != 0) {
-            error_line("-compare: cannot switch %s to '%s'", rows[i].family->label,
+            bench_error("-compare: cannot switch %s to '%s'", rows[i].family->label,
                        rows[i].impl);
             rc = -1;
         } else {
@@ -785,7 +559,7 @@ static void compare_notes(void)
             "[auto]'s time over the row's\n", sha1_impl_current(), sha256_impl_current(),
             sha512_impl_current());
 #ifndef HAVE_OPENSSL
-    error_line("-compare: built without OpenSSL, so there are no [openssl] rows");
+    bench_error("-compare: built without OpenSSL, so there are no [openssl] rows");
 #endif
 }
 
@@ -833,7 +607,7 @@ int main(int argc, char **argv)
     if (select_benchmarks(&o, &sel, &count) != 0)
         goto done;
     if (count == 0) {
-        error_line("-filter: no benchmark matches '%s' (-list shows them all)", o.filter);
+        bench_error("-filter: no benchmark matches '%s' (-list shows them all)", o.filter);
         goto done;
     }
     if (o.compare && compare_rows(sel, count, &rows, &nrows) != 0)
@@ -847,11 +621,10 @@ int main(int argc, char **argv)
         if (outputs[i].target && out_resolve(&outputs[i]) != 0)
             goto done;
     if (o.output_csv && o.output_json && out_same(&outputs[OUT_CSV], &outputs[OUT_JSON])) {
-        error_line("-output-csv='%s' and -output-json='%s' name the same file", o.output_csv,
+        bench_error("-output-csv='%s' and -output-json='%s' name the same file", o.output_csv,
                    o.output_json);
         goto done;
     }
-    install_cleanup();
     for (i = 0; i < OUT_COUNT; i++)
         if (outputs[i].target && out_open(&outputs[i]) != 0)
             goto done;
@@ -874,7 +647,7 @@ int main(int argc, char **argv)
     b = nb_bench_new();
     defaults = nb_bench_new();
     if (!b || !defaults) {
-        error_line("out of memory");
+        bench_error("out of memory");
         goto done;
     }
 
@@ -889,7 +662,7 @@ int main(int argc, char **argv)
         goto done;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        error_line("writing the table to stdout failed: %s", strerror(errno));
+        bench_error("writing the table to stdout failed: %s", strerror(errno));
         goto done;
     }
     if ((outputs[OUT_CSV].target && out_render(&outputs[OUT_CSV], csv_template, b) != 0)
@@ -901,13 +674,12 @@ int main(int argc, char **argv)
     status = 0;
 flush:
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        error_line("writing to stdout failed");
+        bench_error("writing to stdout failed");
         status = 1;
     }
 done:
-    remove_temps();
     for (i = 0; i < OUT_COUNT; i++)
-        util_free(outputs[i].path);
+        out_release(&outputs[i]);
     nb_bench_free(b);
     nb_bench_free(defaults);
     util_free(sel);

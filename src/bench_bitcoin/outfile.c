@@ -1,0 +1,252 @@
+/* bench_bitcoin's output files: resolution, temporaries, rendering, the rename, and the
+ * cleanup that removes temporaries however the program ends (outfile.h). */
+#define _XOPEN_SOURCE 700 /* realpath, lstat, mkstemp, fchmod, sigaction */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "bench_bitcoin/outfile.h"
+#include "bench_bitcoin/bench.h"
+#include "util/alloc.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The files whose temporaries must go if the program ends before committing them. */
+#define OUT_TRACK_MAX 8
+static out_file *tracked[OUT_TRACK_MAX];
+static size_t n_tracked;
+
+/* Closes o's stream and removes its temporary, if it has them. */
+static void drop_temp(out_file *o)
+{
+    if (o->f) {
+        fclose(o->f);
+        o->f = NULL;
+    }
+    if (o->tmp) {
+        unlink(o->tmp);
+        util_free(o->tmp);
+        o->tmp = NULL;
+    }
+}
+
+/* atexit: every tracked file's temporary goes unless it was committed. */
+static void remove_temps(void)
+{
+    size_t i;
+    for (i = 0; i < n_tracked; i++)
+        drop_temp(tracked[i]);
+}
+
+/* Async-signal-safe: only unlink, then die of the same signal. */
+static void on_fatal_signal(int sig)
+{
+    size_t i;
+    for (i = 0; i < n_tracked; i++)
+        if (tracked[i]->tmp)
+            unlink(tracked[i]->tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Adds o to the tracked files, installing the handlers on first use; 0, or -1 when full. */
+static int track(out_file *o)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    size_t i;
+    for (i = 0; i < n_tracked; i++)
+        if (tracked[i] == o)
+            return 0;
+    if (n_tracked == OUT_TRACK_MAX)
+        return -1;
+    if (n_tracked == 0) {
+        atexit(remove_temps);
+        for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_fatal_signal;
+            sigemptyset(&sa.sa_mask);
+            sigaction(sigs[i], &sa, NULL);
+        }
+    }
+    tracked[n_tracked++] = o;
+    return 0;
+}
+
+/* The absolute path a new file target will have: its directory (which must exist) with its
+ * links resolved, then its name. Allocated; NULL with errno set on failure. */
+static char *resolve_new(const char *target)
+{
+    const char *slash = strrchr(target, '/'), *name = slash ? slash + 1 : target;
+    size_t dir_len = !slash ? 1 : slash == target ? 1 : (size_t)(slash - target);
+    char *dir = util_malloc(dir_len + 1), *real_dir, *path = NULL;
+
+    if (!dir)
+        return NULL;
+    memcpy(dir, !slash ? "." : slash == target ? "/" : target, dir_len);
+    dir[dir_len] = '\0';
+    real_dir = realpath(dir, NULL);
+    util_free(dir);
+    if (!real_dir)
+        return NULL;
+    path = util_malloc(strlen(real_dir) + strlen(name) + 2);
+    if (path)
+        sprintf(path, "%s/%s", strcmp(real_dir, "/") == 0 ? "" : real_dir, name);
+    free(real_dir);
+    return path;
+}
+
+/* Sets o->path (the target with its symbolic links resolved), o->exists and o->st, and checks
+ * that the target can be written; 0, or -1 after one error line. Creates nothing. */
+int out_resolve(out_file *o)
+{
+    const char *slash = strrchr(o->target, '/');
+    struct stat lst;
+
+    if (o->target[0] == '\0' || (slash && slash[1] == '\0')) {
+        bench_error("%s: '%s' is not a file name", o->option, o->target);
+        return -1;
+    }
+    if (lstat(o->target, &lst) != 0) {
+        if (errno == ENOENT)
+            o->path = resolve_new(o->target);
+        if (!o->path) {
+            bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    if (stat(o->target, &o->st) != 0) {
+        bench_error("%s: '%s' is a symbolic link that leads nowhere: %s", o->option, o->target,
+                   strerror(errno));
+        return -1;
+    }
+    o->exists = 1;
+    o->path = realpath(o->target, NULL);
+    if (!o->path) {
+        bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(o->st.st_mode)) {
+        bench_error("%s: '%s' is a directory", o->option, o->target);
+        return -1;
+    }
+    if (!S_ISREG(o->st.st_mode) && !S_ISCHR(o->st.st_mode) && !S_ISFIFO(o->st.st_mode)) {
+        bench_error("%s: '%s' is neither a regular file, a character device nor a FIFO",
+                   o->option, o->target);
+        return -1;
+    }
+    o->direct = !S_ISREG(o->st.st_mode);
+    if (access(o->path, W_OK) != 0) {
+        bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* 1 when a and b (both resolved) are the same file, one output replacing the other. The same
+ * character device (/dev/null twice) is fine: each is written in turn. */
+int out_same(const out_file *a, const out_file *b)
+{
+    if (a->exists && b->exists)
+        return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino
+               && !S_ISCHR(a->st.st_mode);
+    return strcmp(a->path, b->path) == 0;
+}
+
+/* Creates o's temporary file beside the (resolved) target; nothing for a device or FIFO,
+ * which is opened when written. 0, or -1 after one error line. */
+int out_open(out_file *o)
+{
+    static const char tmp_name[] = ".bench_bitcoin.tmp.XXXXXX";
+    size_t dir_len = (size_t)(strrchr(o->path, '/') - o->path) + 1;
+    mode_t mode;
+    int fd;
+
+    if (o->direct)
+        return 0;
+    if (track(o) != 0) {
+        bench_error("%s: too many output files", o->option);
+        return -1;
+    }
+    o->tmp = util_malloc(dir_len + sizeof tmp_name);
+    if (!o->tmp) {
+        bench_error("%s: out of memory", o->option);
+        return -1;
+    }
+    memcpy(o->tmp, o->path, dir_len);
+    memcpy(o->tmp + dir_len, tmp_name, sizeof tmp_name);
+    fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        util_free(o->tmp);
+        o->tmp = NULL;
+        return -1;
+    }
+    /* mkstemp makes the file 0600: keep an existing file's mode, or give a new one what a
+     * plain fopen would. */
+    if (o->exists) {
+        mode = o->st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    o->f = fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
+    if (!o->f) {
+        bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        close(fd);
+        return -1;   /* the temporary is removed by remove_temps */
+    }
+    return 0;
+}
+
+/* Renders tmpl into o's temporary file and closes it; 0, or -1 after one error line. */
+int out_render(out_file *o, const char *tmpl, const nb_bench *b)
+{
+    int rc, err = 0;
+    if (o->direct && !(o->f = fopen(o->path, "w"))) {
+        bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        return -1;
+    }
+    rc = nb_render(tmpl, b, o->f);
+    if (fflush(o->f) != 0 || ferror(o->f))
+        err = errno;
+    if (fclose(o->f) != 0 && !err)
+        err = errno;
+    o->f = NULL;
+    if (rc != 0 || err) {
+        bench_error("%s: writing '%s' failed%s%s", o->option, o->target,
+                   err ? ": " : "", err ? strerror(err) : " (template rendering error)");
+        return -1;
+    }
+    return 0;
+}
+
+int out_commit(out_file *o)
+{
+    if (o->direct)
+        return 0;
+    if (rename(o->tmp, o->path) != 0) {
+        bench_error("%s: cannot rename the temporary file to '%s': %s", o->option, o->target,
+                   strerror(errno));
+        return -1;
+    }
+    util_free(o->tmp);
+    o->tmp = NULL;
+    return 0;
+}
+
+void out_release(out_file *o)
+{
+    drop_temp(o);
+    util_free(o->path);
+    o->path = NULL;
+    o->exists = 0;
+    o->direct = 0;
+}
