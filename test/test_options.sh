@@ -182,6 +182,14 @@ good -filter=SipHash_32b -min-time=1 -output-csv="$tmp/link.csv"
 head -1 "$tmp/real.csv" | grep -q '^name,epochs,' || fail "-output-csv did not write through the link"
 [ "$(stat -c %a "$tmp/real.csv")" = 640 ] || fail "-output-csv changed the mode to $(stat -c %a "$tmp/real.csv")"
 rm -f "$tmp/real.csv" "$tmp/link.csv" "$tmp/hard.csv"
+# /dev/stdout: appended after the table, whether stdout is a file ($tmp/out) or a pipe.
+good -filter=SipHash_32b -min-time=1 -output-csv=/dev/stdout -output-json=/dev/stdout
+line_of() { grep -n -m1 -e "$1" "$tmp/out" | cut -d: -f1; }
+t=$(line_of '^|.*SipHash_32b'); c=$(line_of '^name,epochs'); j=$(line_of '"results"')
+[ -n "$t" ] && [ -n "$c" ] && [ -n "$j" ] && [ "$t" -lt "$c" ] && [ "$c" -lt "$j" ] ||
+    fail "-output-csv/-json=/dev/stdout: not table, CSV, JSON in order: $(cat "$tmp/out")"
+"$prog" -filter=SipHash_32b -min-time=1 -output-csv=/dev/stdout 2>/dev/null |
+    grep -q '^SipHash_32b,11,' || fail "-output-csv=/dev/stdout on a pipe wrote no CSV row"
 # A character device or a FIFO is written in place, never replaced.
 good -filter=SipHash_32b -min-time=1 -output-csv=/dev/null -output-json=/dev/null
 [ -c /dev/null ] || fail "/dev/null is no longer a character device"

@@ -101,8 +101,16 @@ static char *resolve_new(const char *target)
     return path;
 }
 
-/* Sets o->path (the target with its symbolic links resolved), o->exists and o->st, and checks
- * that the target can be written; 0, or -1 after one error line. Creates nothing. */
+/* 1 when target names one of this process's descriptors (/dev/stdout, /dev/fd/3, ...). */
+static int names_own_fd(const char *target)
+{
+    return strcmp(target, "/dev/stdout") == 0 || strcmp(target, "/dev/stderr") == 0
+           || strncmp(target, "/dev/fd/", 8) == 0 || strncmp(target, "/proc/self/fd/", 14) == 0;
+}
+
+/* Sets o->path (the target with its symbolic links resolved, or as given for a file written in
+ * place), o->exists, o->st and o->direct, and checks that the target can be written; 0, or -1
+ * after one error line. Creates nothing. */
 int out_resolve(out_file *o)
 {
     const char *slash = strrchr(o->target, '/');
@@ -127,22 +135,25 @@ int out_resolve(out_file *o)
         return -1;
     }
     o->exists = 1;
-    o->path = realpath(o->target, NULL);
-    if (!o->path) {
-        bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
-        return -1;
-    }
     if (S_ISDIR(o->st.st_mode)) {
         bench_error("%s: '%s' is a directory", o->option, o->target);
         return -1;
     }
     if (!S_ISREG(o->st.st_mode) && !S_ISCHR(o->st.st_mode) && !S_ISFIFO(o->st.st_mode)) {
         bench_error("%s: '%s' is neither a regular file, a character device nor a FIFO",
-                   o->option, o->target);
+                    o->option, o->target);
         return -1;
     }
-    o->direct = !S_ISREG(o->st.st_mode);
-    if (access(o->path, W_OK) != 0) {
+    /* Written in place: a device or FIFO (it cannot be replaced), and whatever one of this
+     * process's own descriptors is (/dev/stdout redirected to a file must keep the table
+     * already written there, and stay the file the shell opened). Through the name as
+     * given: /dev/stdout on a pipe leads to "pipe:[n]", which open follows and realpath
+     * cannot. */
+    o->direct = !S_ISREG(o->st.st_mode) || names_own_fd(o->target);
+    o->path = o->direct ? util_malloc(strlen(o->target) + 1) : realpath(o->target, NULL);
+    if (o->path && o->direct)
+        strcpy(o->path, o->target);
+    if (!o->path || access(o->path, W_OK) != 0) {
         bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
         return -1;
     }
@@ -150,12 +161,13 @@ int out_resolve(out_file *o)
 }
 
 /* 1 when a and b (both resolved) are the same file, one output replacing the other. The same
- * character device (/dev/null twice) is fine: each is written in turn. */
+ * file written in place twice (/dev/null, /dev/stdout) is fine: each is appended in turn;
+ * but not a FIFO, whose reader sees the end of its data when the first one closes. */
 int out_same(const out_file *a, const out_file *b)
 {
     if (a->exists && b->exists)
         return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino
-               && !S_ISCHR(a->st.st_mode);
+               && !(a->direct && b->direct && !S_ISFIFO(a->st.st_mode));
     return strcmp(a->path, b->path) == 0;
 }
 
@@ -210,7 +222,9 @@ int out_open(out_file *o)
 int out_render(out_file *o, const char *tmpl, const nb_bench *b)
 {
     int rc, err = 0;
-    if (o->direct && !(o->f = fopen(o->path, "w"))) {
+    /* Appending: the same as writing for a device or FIFO, and after the table for a file
+     * that is also stdout. */
+    if (o->direct && !(o->f = fopen(o->path, "a"))) {
         bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
         return -1;
     }

@@ -5,7 +5,8 @@
  * created up front (so an unwritable place fails before anything runs) and renamed over it at
  * the end: readers see the old file or the whole new one. A character device or a FIFO
  * (/dev/null, a pipe to another program) cannot be replaced: it is written in place at the
- * end. */
+ * end, appended to; so is whatever one of the process's own descriptors names (/dev/stdout,
+ * /dev/fd/N), which the shell may have opened on a regular file. */
 #ifndef BENCH_BITCOIN_OUTFILE_H
 #define BENCH_BITCOIN_OUTFILE_H
 
@@ -20,7 +21,7 @@ typedef struct {
     char *path;              /* target with every symbolic link resolved */
     int exists;
     struct stat st;          /* path's, when it exists */
-    int direct;              /* an existing device or FIFO: written in place */
+    int direct;              /* a device, FIFO or own descriptor: written in place */
     char *tmp;               /* NULL once renamed or removed */
     FILE *f;
 } out_file;
