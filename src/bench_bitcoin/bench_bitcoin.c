@@ -58,9 +58,10 @@ enum { OUT_CSV, OUT_JSON, OUT_COUNT };
 static out_file outputs[OUT_COUNT];
 
 /* One row per result: name, epochs, average iterations per epoch, total seconds in measured
- * epochs, then min, max and median seconds per iteration (per call of the op). */
+ * epochs, then min, max and median seconds per iteration (per call of the op). The csv pragma
+ * quotes a name that needs it and leaves a value that was not measured empty (not "nan"). */
 static const char csv_template[] =
-    "name,epochs,average iterations,total seconds,"
+    "{{%csv}}name,epochs,average iterations,total seconds,"
     "min seconds/iteration,max seconds/iteration,median seconds/iteration\n"
     "{{#result}}{{name}},{{epochs}},{{average(iterations)}},{{sumProduct(iterations, elapsed)}},"
     "{{minimum(elapsed)}},{{maximum(elapsed)}},{{median(elapsed)}}\n{{/result}}";
