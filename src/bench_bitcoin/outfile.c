@@ -85,13 +85,16 @@ static char *resolve_new(const char *target)
     const char *slash = strrchr(target, '/'), *name = slash ? slash + 1 : target;
     size_t dir_len = !slash ? 1 : slash == target ? 1 : (size_t)(slash - target);
     char *dir = util_malloc(dir_len + 1), *real_dir, *path = NULL;
+    int saved;
 
     if (!dir)
         return NULL;
     memcpy(dir, !slash ? "." : slash == target ? "/" : target, dir_len);
     dir[dir_len] = '\0';
     real_dir = realpath(dir, NULL);
+    saved = errno;
     util_free(dir);
+    errno = saved;   /* realpath's reason, for the caller's message */
     if (!real_dir)
         return NULL;
     path = util_malloc(strlen(real_dir) + strlen(name) + 2);
