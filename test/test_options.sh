@@ -190,6 +190,19 @@ t=$(line_of '^|.*SipHash_32b'); c=$(line_of '^name,epochs'); j=$(line_of '"resul
     fail "-output-csv/-json=/dev/stdout: not table, CSV, JSON in order: $(cat "$tmp/out")"
 "$prog" -filter=SipHash_32b -min-time=1 -output-csv=/dev/stdout 2>/dev/null |
     grep -q '^SipHash_32b,11,' || fail "-output-csv=/dev/stdout on a pipe wrote no CSV row"
+n=$("$prog" -filter=SipHash_32b -min-time=1 -output-csv=/dev/stdout -output-json=/dev/stdout \
+    2>/dev/null | grep -c -e '^SipHash_32b,11,' -e '"name": "SipHash_32b"')
+[ "$n" = 2 ] || fail "-output-csv and -output-json both /dev/stdout on a pipe: $n of 2 outputs"
+# Any name for stdout is stdout (here a link to it): appended, not renamed over the file.
+ln -s /dev/stdout "$tmp/so.csv"
+good -filter=SipHash_32b -min-time=1 -output-csv="$tmp/so.csv"
+grep -q '^|.*SipHash_32b' "$tmp/out" && grep -q '^SipHash_32b,11,' "$tmp/out" ||
+    fail "-output-csv through a link to /dev/stdout lost the table or the CSV: $(cat "$tmp/out")"
+rm -f "$tmp/so.csv"
+# stdout closed: the table cannot be written, and the CSV's temporary must not take its place.
+"$prog" -filter=SipHash_32b -min-time=1 -output-csv="$tmp/d/c.csv" >&- 2>/dev/null
+[ $? -ne 0 ] || fail "a run with stdout closed exited 0"
+[ -z "$(ls -A "$tmp/d")" ] || fail "files left with stdout closed: $(ls -A "$tmp/d")"
 # A character device or a FIFO is written in place, never replaced.
 good -filter=SipHash_32b -min-time=1 -output-csv=/dev/null -output-json=/dev/null
 [ -c /dev/null ] || fail "/dev/null is no longer a character device"
@@ -227,6 +240,18 @@ rc=$?
 [ $rc -ne 0 ] || fail "killed endless run exited 0"
 [ -z "$(ls -A "$tmp/d")" ] || fail "files left after SIGTERM: $(ls -A "$tmp/d")"
 grep -q "NANOBENCH_ENDLESS\|SipHash_32b" "$tmp/err" || fail "endless run said nothing on stderr"
+# A signal the parent set to be ignored (nohup, trap '' HUP) stays ignored.
+(trap '' HUP; NANOBENCH_ENDLESS=SipHash_32b exec "$prog" -filter=SipHash_32b \
+    -output-csv="$tmp/d/h.csv" >/dev/null 2>&1) &
+pid=$!
+i=0
+while [ $i -lt 50 ] && [ -z "$(ls -A "$tmp/d")" ]; do sleep 0.1; i=$((i + 1)); done
+kill -HUP $pid
+sleep 0.3
+kill -0 $pid 2>/dev/null || fail "an ignored SIGHUP ended the run"
+kill -TERM $pid
+wait $pid 2>/dev/null
+[ -z "$(ls -A "$tmp/d")" ] || fail "files left after SIGTERM: $(ls -A "$tmp/d")"
 
 # ---- a normal run: the table ------------------------------------------------------------
 good -filter='SHA1|SipHash_32b|RIPEMD160' -min-time=1

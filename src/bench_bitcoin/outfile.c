@@ -10,18 +10,39 @@
 #include "util/alloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The files whose temporaries must go if the program ends before committing them. */
+/* The files whose temporaries must go if the program ends before committing them. The
+ * signal handler reads these and each file's tmp: a name is published to tmp only once it is
+ * complete, and taken out of tmp before it is freed (signal fences keep the compiler from
+ * reordering around those stores). */
 #define OUT_TRACK_MAX 8
 static out_file *tracked[OUT_TRACK_MAX];
-static size_t n_tracked;
+static volatile sig_atomic_t n_tracked;
 
-/* Closes o's stream and removes its temporary, if it has them. */
+static void set_tmp(out_file *o, char *name)
+{
+    atomic_signal_fence(memory_order_seq_cst);
+    o->tmp = name;
+    atomic_signal_fence(memory_order_seq_cst);
+}
+
+/* Takes o's temporary name out of o (for the caller to free). */
+static char *take_tmp(out_file *o)
+{
+    char *t = o->tmp;
+    set_tmp(o, NULL);
+    return t;
+}
+
+/* Closes o's stream and removes its temporary, if it has them. The name stays published until
+ * the file is gone, so a signal in between only unlinks it a second time. */
 static void drop_temp(out_file *o)
 {
     if (o->f) {
@@ -30,15 +51,14 @@ static void drop_temp(out_file *o)
     }
     if (o->tmp) {
         unlink(o->tmp);
-        util_free(o->tmp);
-        o->tmp = NULL;
+        util_free(take_tmp(o));
     }
 }
 
 /* atexit: every tracked file's temporary goes unless it was committed. */
 static void remove_temps(void)
 {
-    size_t i;
+    sig_atomic_t i;
     for (i = 0; i < n_tracked; i++)
         drop_temp(tracked[i]);
 }
@@ -46,7 +66,7 @@ static void remove_temps(void)
 /* Async-signal-safe: only unlink, then die of the same signal. */
 static void on_fatal_signal(int sig)
 {
-    size_t i;
+    sig_atomic_t i;
     for (i = 0; i < n_tracked; i++)
         if (tracked[i]->tmp)
             unlink(tracked[i]->tmp);
@@ -54,12 +74,13 @@ static void on_fatal_signal(int sig)
     raise(sig);
 }
 
-/* Adds o to the tracked files, installing the handlers on first use; 0, or -1 when full. */
+/* Adds o to the tracked files, installing the handlers on first use (not for a signal the
+ * parent set to be ignored: nohup, a background job); 0, or -1 when full. */
 static int track(out_file *o)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     size_t i;
-    for (i = 0; i < n_tracked; i++)
+    for (i = 0; i < (size_t)n_tracked; i++)
         if (tracked[i] == o)
             return 0;
     if (n_tracked == OUT_TRACK_MAX)
@@ -67,14 +88,18 @@ static int track(out_file *o)
     if (n_tracked == 0) {
         atexit(remove_temps);
         for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-            struct sigaction sa;
+            struct sigaction sa, old;
+            if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+                continue;
             memset(&sa, 0, sizeof sa);
             sa.sa_handler = on_fatal_signal;
             sigemptyset(&sa.sa_mask);
             sigaction(sigs[i], &sa, NULL);
         }
     }
-    tracked[n_tracked++] = o;
+    tracked[n_tracked] = o;
+    atomic_signal_fence(memory_order_seq_cst);
+    n_tracked = n_tracked + 1;
     return 0;
 }
 
@@ -104,11 +129,21 @@ static char *resolve_new(const char *target)
     return path;
 }
 
-/* 1 when target names one of this process's descriptors (/dev/stdout, /dev/fd/3, ...). */
-static int names_own_fd(const char *target)
+/* 1 when target, whose stat is st, is one of this process's open descriptors: named as one
+ * (/dev/stdout, /dev/fd/3, ...), or the same file as stdin, stdout or stderr however it is
+ * named (a link to /dev/stdout, the file stdout was redirected to). */
+static int own_descriptor(const char *target, const struct stat *st)
 {
-    return strcmp(target, "/dev/stdout") == 0 || strcmp(target, "/dev/stderr") == 0
-           || strncmp(target, "/dev/fd/", 8) == 0 || strncmp(target, "/proc/self/fd/", 14) == 0;
+    int fd;
+    if (strcmp(target, "/dev/stdout") == 0 || strcmp(target, "/dev/stderr") == 0
+        || strncmp(target, "/dev/fd/", 8) == 0 || strncmp(target, "/proc/self/fd/", 14) == 0)
+        return 1;
+    for (fd = 0; fd <= 2; fd++) {
+        struct stat fst;
+        if (fstat(fd, &fst) == 0 && fst.st_dev == st->st_dev && fst.st_ino == st->st_ino)
+            return 1;
+    }
+    return 0;
 }
 
 /* Sets o->path (the target with its symbolic links resolved, or as given for a file written in
@@ -152,7 +187,8 @@ int out_resolve(out_file *o)
      * already written there, and stay the file the shell opened). Through the name as
      * given: /dev/stdout on a pipe leads to "pipe:[n]", which open follows and realpath
      * cannot. */
-    o->direct = !S_ISREG(o->st.st_mode) || names_own_fd(o->target);
+    o->own = own_descriptor(o->target, &o->st);
+    o->direct = !S_ISREG(o->st.st_mode) || o->own;
     o->path = o->direct ? util_malloc(strlen(o->target) + 1) : realpath(o->target, NULL);
     if (o->path && o->direct)
         strcpy(o->path, o->target);
@@ -165,12 +201,13 @@ int out_resolve(out_file *o)
 
 /* 1 when a and b (both resolved) are the same file, one output replacing the other. The same
  * file written in place twice (/dev/null, /dev/stdout) is fine: each is appended in turn;
- * but not a FIFO, whose reader sees the end of its data when the first one closes. */
+ * but not a named FIFO, whose reader sees the end of its data when the first one closes
+ * (a pipe this process holds open as a descriptor stays open). */
 int out_same(const out_file *a, const out_file *b)
 {
     if (a->exists && b->exists)
         return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino
-               && !(a->direct && b->direct && !S_ISFIFO(a->st.st_mode));
+               && !(a->direct && b->direct && (!S_ISFIFO(a->st.st_mode) || (a->own && b->own)));
     return strcmp(a->path, b->path) == 0;
 }
 
@@ -179,7 +216,8 @@ int out_same(const out_file *a, const out_file *b)
 int out_open(out_file *o)
 {
     static const char tmp_name[] = ".bench_bitcoin.tmp.XXXXXX";
-    size_t dir_len = (size_t)(strrchr(o->path, '/') - o->path) + 1;
+    size_t dir_len;
+    char *name;
     mode_t mode;
     int fd;
 
@@ -189,19 +227,31 @@ int out_open(out_file *o)
         bench_error("%s: too many output files", o->option);
         return -1;
     }
-    o->tmp = util_malloc(dir_len + sizeof tmp_name);
-    if (!o->tmp) {
+    dir_len = (size_t)(strrchr(o->path, '/') - o->path) + 1;   /* path is absolute */
+    name = util_malloc(dir_len + sizeof tmp_name);
+    if (!name) {
         bench_error("%s: out of memory", o->option);
         return -1;
     }
-    memcpy(o->tmp, o->path, dir_len);
-    memcpy(o->tmp + dir_len, tmp_name, sizeof tmp_name);
-    fd = mkstemp(o->tmp);
+    memcpy(name, o->path, dir_len);
+    memcpy(name + dir_len, tmp_name, sizeof tmp_name);
+    fd = mkstemp(name);
     if (fd < 0) {
         bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
-        util_free(o->tmp);
-        o->tmp = NULL;
+        util_free(name);
         return -1;
+    }
+    set_tmp(o, name);   /* from here on removed however the program ends */
+    if (fd <= 2) {
+        /* stdin, stdout or stderr was closed: keep it closed (writing the table must fail,
+         * not land in this file). */
+        int moved = fcntl(fd, F_DUPFD, 3);
+        close(fd);
+        fd = moved;
+        if (fd < 0) {
+            bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+            return -1;   /* the temporary is removed by remove_temps */
+        }
     }
     /* mkstemp makes the file 0600: keep an existing file's mode, or give a new one what a
      * plain fopen would. */
@@ -254,8 +304,7 @@ int out_commit(out_file *o)
                    strerror(errno));
         return -1;
     }
-    util_free(o->tmp);
-    o->tmp = NULL;
+    util_free(take_tmp(o));
     return 0;
 }
 
@@ -266,4 +315,5 @@ void out_release(out_file *o)
     o->path = NULL;
     o->exists = 0;
     o->direct = 0;
+    o->own = 0;
 }

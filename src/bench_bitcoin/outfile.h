@@ -22,6 +22,7 @@ typedef struct {
     int exists;
     struct stat st;          /* path's, when it exists */
     int direct;              /* a device, FIFO or own descriptor: written in place */
+    int own;                 /* one of the process's descriptors (/dev/stdout, ...) */
     char *tmp;               /* NULL once renamed or removed */
     FILE *f;
 } out_file;
