@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,17 +19,23 @@
 
 /* The files whose temporaries must go if the program ends before committing them. The
  * signal handler reads these and each file's tmp: a name is published to tmp only once it is
- * complete, and taken out of tmp before it is freed (signal fences keep the compiler from
- * reordering around those stores). */
+ * complete, and taken out of tmp before it is freed. Compiler barriers keep those stores in
+ * place (the handler runs on this thread, so nothing more is needed; elsewhere the calls to
+ * mkstemp, unlink and free around them order them anyway). */
+#if defined(__GNUC__)
+#define SIGNAL_FENCE() __asm__ __volatile__("" ::: "memory")
+#else
+#define SIGNAL_FENCE() ((void)0)
+#endif
 #define OUT_TRACK_MAX 8
 static out_file *tracked[OUT_TRACK_MAX];
 static volatile sig_atomic_t n_tracked;
 
 static void set_tmp(out_file *o, char *name)
 {
-    atomic_signal_fence(memory_order_seq_cst);
+    SIGNAL_FENCE();
     o->tmp = name;
-    atomic_signal_fence(memory_order_seq_cst);
+    SIGNAL_FENCE();
 }
 
 /* Takes o's temporary name out of o (for the caller to free). */
@@ -98,7 +103,7 @@ static int track(out_file *o)
         }
     }
     tracked[n_tracked] = o;
-    atomic_signal_fence(memory_order_seq_cst);
+    SIGNAL_FENCE();
     n_tracked = n_tracked + 1;
     return 0;
 }
