@@ -1,4 +1,5 @@
 #include "check.h"
+#include "util/rng.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,7 +10,7 @@
 static unsigned long checks_run;
 static unsigned long checks_failed;
 static const char *program_name = "test";
-static uint64_t rng_state[4];
+static util_rng rng;   /* seeded by check_rng_init */
 
 int check_report(int ok, const char *file, int line, const char *expr)
 {
@@ -47,20 +48,10 @@ int check_finish(void)
     return checks_failed ? 1 : 0;
 }
 
-/* splitmix64 expands the seed into xoshiro's state (never all zero). */
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 uint64_t check_rng_init(const char *program)
 {
-    uint64_t seed, x;
+    uint64_t seed;
     const char *env = getenv("TEST_SEED");
-    int i;
 
     if (program) {
         const char *slash = strrchr(program, '/');
@@ -80,40 +71,18 @@ uint64_t check_rng_init(const char *program)
     }
     printf("%s: seed %llu (replay with TEST_SEED=%llu)\n", program_name,
            (unsigned long long)seed, (unsigned long long)seed);
-    x = seed;
-    for (i = 0; i < 4; i++)
-        rng_state[i] = splitmix64(&x);
+    util_rng_seed(&rng, seed);
     return seed;
-}
-
-static uint64_t rotl(uint64_t v, int k)
-{
-    return (v << k) | (v >> (64 - k));
 }
 
 uint64_t check_rng_u64(void)
 {
-    uint64_t *s = rng_state;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
+    return util_rng_next(&rng);
 }
 
 uint64_t check_rng_below(uint64_t bound)
 {
-    /* Rejection sampling: no modulo bias. */
-    uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-    uint64_t v;
-    do {
-        v = check_rng_u64();
-    } while (v >= limit);
-    return v % bound;
+    return util_rng_below(&rng, bound);
 }
 
 void check_rng_fill(void *buf, size_t len)

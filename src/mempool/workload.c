@@ -4,46 +4,7 @@
 
 #include "crypto/sha256.h"
 #include "util/alloc.h"
-
-/* xoshiro256** seeded through splitmix64: fast, and the same numbers on every
- * platform, which is all a workload generator needs. */
-typedef struct {
-    uint64_t s[4];
-} wl_rng;
-
-static uint64_t rotl(uint64_t x, int k) {
-    return (x << k) | (x >> (64 - k));
-}
-
-static void rng_seed(wl_rng *r, uint64_t seed) {
-    int i;
-    for (i = 0; i < 4; i++) {
-        uint64_t z = (seed += 0x9e3779b97f4a7c15u);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-        r->s[i] = z ^ (z >> 31);
-    }
-}
-
-static uint64_t rng_next(wl_rng *r) {
-    uint64_t *s = r->s, out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return out;
-}
-
-/* Uniform in [0, bound), bound > 0 (rejection removes the modulo bias). */
-static uint64_t rng_below(wl_rng *r, uint64_t bound) {
-    uint64_t limit = UINT64_MAX - UINT64_MAX % bound, x;
-    do {
-        x = rng_next(r);
-    } while (x >= limit);
-    return x % bound;
-}
+#include "util/rng.h"
 
 typedef struct {
     uint32_t tx, n;
@@ -62,7 +23,7 @@ static void fake_outpoint(mempool_outpoint *o, uint64_t seed, uint64_t counter) 
     o->n = 0;
 }
 
-static int make_outputs(mempool_tx *tx, wl_rng *r) {
+static int make_outputs(mempool_tx *tx, util_rng *r) {
     size_t i, k;
     for (i = 0; i < tx->vout_count; i++) {
         unsigned char script[25];
@@ -70,11 +31,11 @@ static int make_outputs(mempool_tx *tx, wl_rng *r) {
         script[1] = 0xa9;
         script[2] = 20;
         for (k = 0; k < 20; k++) {
-            script[3 + k] = (unsigned char)rng_next(r);
+            script[3 + k] = (unsigned char)util_rng_next(r);
         }
         script[23] = 0x88;
         script[24] = 0xac;
-        tx->vout[i].value = (int64_t)(1000 + rng_below(r, 100000000));
+        tx->vout[i].value = (int64_t)(1000 + util_rng_below(r, 100000000));
         if (mempool_script_assign(&tx->vout[i].script_pubkey, script, sizeof(script)) != 0) {
             return -1;
         }
@@ -96,7 +57,7 @@ int mempool_workload_make(mempool_workload *w, size_t child_txs, uint64_t seed) 
     size_t total, i, k, n_coins = 0, fakes = 0;
     wl_coin *coins = NULL;
     byte_stream scratch;
-    wl_rng r;
+    util_rng r;
 
     w->txs = NULL;
     w->count = 0;
@@ -112,16 +73,16 @@ int mempool_workload_make(mempool_workload *w, size_t child_txs, uint64_t seed) 
         return -1;
     }
     stream_init(&scratch);
-    rng_seed(&r, seed);
+    util_rng_seed(&r, seed);
     for (i = 0; i < total; i++) {
         mempool_tx *tx = &w->txs[i];
-        size_t n_in, n_out = 2 + (size_t)rng_below(&r, 10);
+        size_t n_in, n_out = 2 + (size_t)util_rng_below(&r, 10);
         mempool_tx_init(tx);
         w->count = i + 1;
         if (i < MEMPOOL_WORKLOAD_BASE_TXS) {
             n_in = 1;
         } else {
-            n_in = 1 + (size_t)rng_below(&r, 10);
+            n_in = 1 + (size_t)util_rng_below(&r, 10);
             if (n_in > n_coins) {
                 n_in = n_coins ? n_coins : 1;
             }
@@ -134,7 +95,7 @@ int mempool_workload_make(mempool_workload *w, size_t child_txs, uint64_t seed) 
         } else {
             for (k = 0; k < n_in; k++) {
                 /* Take a random unspent coin out of the list (swap with the last). */
-                size_t pick = (size_t)rng_below(&r, n_coins);
+                size_t pick = (size_t)util_rng_below(&r, n_coins);
                 wl_coin c = coins[pick];
                 coins[pick] = coins[--n_coins];
                 memcpy(tx->vin[k].prevout.txid, w->txs[c.tx].txid, 32);
@@ -144,7 +105,7 @@ int mempool_workload_make(mempool_workload *w, size_t child_txs, uint64_t seed) 
         if (make_outputs(tx, &r) != 0 || mempool_tx_finalize(tx, &scratch) != 0) {
             goto fail;
         }
-        tx->fee = (int64_t)tx->size * (int64_t)(1 + rng_below(&r, 100));
+        tx->fee = (int64_t)tx->size * (int64_t)(1 + util_rng_below(&r, 100));
         for (k = 0; k < n_out; k++) {
             coins[n_coins].tx = (uint32_t)i;
             coins[n_coins].n = (uint32_t)k;
