@@ -47,6 +47,7 @@
 #include "crypto/sha256.h"
 #include "crypto/sha512.h"
 #include "crypto/siphash.h"
+#include "util/timing.h"
 
 #ifdef HAVE_OPENSSL
 /* The SHA*_Init/Update/Final API is deprecated in 3.0: ask for 1.1.1's. */
@@ -85,15 +86,7 @@ typedef struct {
 
 static double now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return util_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* ---- ours --------------------------------------------------------------- */
@@ -280,7 +273,7 @@ static void compare(const char *title, const char *unit, row *rows, size_t n, in
         }
     }
     for (size_t i = 0; i < n; i++) {
-        qsort(rows[i].samples, (size_t)rounds, sizeof(double), cmp_double);
+        util_sort_doubles(rows[i].samples, (size_t)rounds);
         if (rows[i].openssl)
             ref = rows[i].samples[rounds / 2];
     }

@@ -16,16 +16,10 @@
 
 #include "mempool/mempool.h"
 #include "mempool/workload.h"
+#include "util/timing.h"
 
 static double clock_s(clockid_t id) {
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return util_clock_ns(id) * 1e-9;
 }
 
 /* Median seconds per iteration (wall clock; *cpu_med: this process's CPU
@@ -63,8 +57,8 @@ static double time_size(size_t children, int runs, size_t *evicted_first, double
         t[r] = clock_s(CLOCK_MONOTONIC) - t0;
         c[r] = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
     }
-    qsort(t, (size_t)runs, sizeof(double), cmp_double);
-    qsort(c, (size_t)runs, sizeof(double), cmp_double);
+    util_sort_doubles(t, (size_t)runs);
+    util_sort_doubles(c, (size_t)runs);
     med = t[runs / 2];
     *cpu_med = c[runs / 2];
 done:

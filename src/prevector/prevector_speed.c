@@ -9,13 +9,11 @@
  * harness would call it; the vectors escape to the compiler after every
  * step so that no store is optimised away. Reports the median over 11 epochs
  * of nanoseconds per call, and the spread (min..max) of the epochs. */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L /* clock_gettime under strict -std=c99 */
-#endif
 
 #include "prevector/prevector.h"
 #include "prevector/serialize.h"
 #include "util/stream.h"
+#include "util/timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,17 +115,10 @@ static int speed_failed; /* an allocation failed: the figures mean nothing */
 SPEED_SHAPES(tv)
 SPEED_SHAPES(ntv)
 
+/* Thread CPU time: other processes on a busy machine do not inflate it. */
 static double now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return util_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* Median ns per call of op(arg) over 11 epochs of about epoch_ns each. */
@@ -153,7 +144,7 @@ static void measure(const char *name, void (*op)(void *), void *arg, double epoc
             op(arg);
         t[e] = (now_ns() - start) / (double)iters;
     }
-    qsort(t, EPOCHS, sizeof t[0], cmp_double);
+    util_sort_doubles(t, EPOCHS);
     printf("| %10.2f | %8.2f .. %8.2f | %s\n", t[EPOCHS / 2], t[0], t[EPOCHS - 1], name);
 }
 
