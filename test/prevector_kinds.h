@@ -6,27 +6,15 @@
 
 #include "prevector/prevector.h"
 #include "prevector/serialize.h"
+#include "prevector/nontrivial.h"
 
 /* Bitcoin's script type: bytes, new ones zero. */
 PREVECTOR_DEFINE(pv_bytes, unsigned char, 28)
 PREVECTOR_DEFINE_SERIALIZE_BYTES(pv_bytes)
 
-/* The benchmarks' non-trivial kind: a struct of one int, made as -1,
- * serialised as 4 little-endian bytes. */
-typedef struct {
-    int v;
-} nt_elem;
-
-static inline void nt_elem_init(nt_elem *e)
-{
-    e->v = -1;
-}
-
-#define NT_ELEM_ENCODE(dst, src) prevector_store_le32((dst), (uint32_t)(src)->v)
-#define NT_ELEM_DECODE(dst, src) ((dst)->v = (int)prevector_load_le32(src))
-
-PREVECTOR_DEFINE_INIT(pv_nt, nt_elem, 28, nt_elem_init)
-PREVECTOR_DEFINE_SERIALIZE(pv_nt, nt_elem, 4, NT_ELEM_ENCODE, NT_ELEM_DECODE)
+PREVECTOR_DEFINE_INIT(pv_nt, nontrivial_elem, 28, nontrivial_elem_init)
+PREVECTOR_DEFINE_SERIALIZE(pv_nt, nontrivial_elem, 4, NONTRIVIAL_ELEM_ENCODE,
+                           NONTRIVIAL_ELEM_DECODE)
 
 /* A small inline part narrower than the heap fields (6 bytes < 12). */
 #define U16_ENCODE(dst, src) ((dst)[0] = (unsigned char)*(src), \

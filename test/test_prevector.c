@@ -16,7 +16,7 @@
 
 /* As compact as Core's: a script-sized prevector is 32 bytes. */
 typedef char pv_bytes_is_32_bytes[sizeof(pv_bytes) <= 32 ? 1 : -1];
-typedef char pv_nt_is_compact[sizeof(pv_nt) == 28 * sizeof(nt_elem) + 4 ? 1 : -1];
+typedef char pv_nt_is_compact[sizeof(pv_nt) == 28 * sizeof(nontrivial_elem) + 4 ? 1 : -1];
 
 #define MODEL_VEC pv_bytes
 #define MODEL_T unsigned char
@@ -33,7 +33,7 @@ typedef char pv_nt_is_compact[sizeof(pv_nt) == 28 * sizeof(nt_elem) + 4 ? 1 : -1
 #undef MODEL_ID
 
 #define MODEL_VEC pv_nt
-#define MODEL_T nt_elem
+#define MODEL_T nontrivial_elem
 #define MODEL_N 28
 #define MODEL_NEW(e) ((e)->v = -1)
 #define MODEL_RAND(e) ((e)->v = (int)(check_rng_u64() % 2001) - 1000)
@@ -73,7 +73,7 @@ static void test_layout(void)
     for (i = 0; i < 28; i++)
         CHECK(pv_nt_data(&w)[i].v == -1);
     CHECK(pv_nt_resize(&w, 29) == 0 && !pv_nt_is_direct(&w));
-    CHECK(pv_nt_allocated_memory(&w) == 29 * sizeof(nt_elem));
+    CHECK(pv_nt_allocated_memory(&w) == 29 * sizeof(nontrivial_elem));
     for (i = 0; i < 29; i++)
         CHECK(pv_nt_data(&w)[i].v == -1);
     pv_nt_destroy(&w);
@@ -231,7 +231,7 @@ static void test_serialize_known(void)
     static const unsigned char want_n[] = {2, 0xff, 0xff, 0xff, 0xff, 4, 3, 2, 1};
     static const unsigned char want_u16[] = {2, 0x34, 0x12, 0xff, 0xfe};
     const unsigned char bytes[] = {1, 2, 0xff};
-    nt_elem ns[2] = {{-1}, {0x01020304}};
+    nontrivial_elem ns[2] = {{-1}, {0x01020304}};
     uint16_t us[2] = {0x1234, 0xfeff};
     pv_bytes v;
     pv_nt w;

@@ -7,6 +7,7 @@
  * to the optimizer as "read from here": without it the compiler could see that a filled
  * vector is cleared or destroyed unread and drop the filling, and measure nothing. */
 #include "bench_bitcoin/bench.h"
+#include "prevector/nontrivial.h"
 #include "prevector/prevector.h"
 #include "prevector/serialize.h"
 #include "util/stream.h"
@@ -22,23 +23,11 @@
 #define DESER_LARGE 100
 #define DESER_READS 1000
 
-typedef struct {
-    int v;
-} nontrivial;
-
-static void nontrivial_init(nontrivial *x)
-{
-    x->v = -1;
-}
-
-/* Serialised as the int's 4 bytes, little-endian. */
-#define NONTRIVIAL_ENCODE(dst, src) prevector_store_le32((dst), (uint32_t)(src)->v)
-#define NONTRIVIAL_DECODE(dst, src) ((dst)->v = (int)prevector_load_le32(src))
-
 PREVECTOR_DEFINE(pv_trivial, unsigned char, INLINE_SIZE)
 PREVECTOR_DEFINE_SERIALIZE_BYTES(pv_trivial)
-PREVECTOR_DEFINE_INIT(pv_nontrivial, nontrivial, INLINE_SIZE, nontrivial_init)
-PREVECTOR_DEFINE_SERIALIZE(pv_nontrivial, nontrivial, 4, NONTRIVIAL_ENCODE, NONTRIVIAL_DECODE)
+PREVECTOR_DEFINE_INIT(pv_nontrivial, nontrivial_elem, INLINE_SIZE, nontrivial_elem_init)
+PREVECTOR_DEFINE_SERIALIZE(pv_nontrivial, nontrivial_elem, 4, NONTRIVIAL_ELEM_ENCODE,
+                           NONTRIVIAL_ELEM_DECODE)
 
 #define PREVECTOR_BENCHMARKS(V, KIND)                                                        \
     /* Two vectors that live across iterations (Clear and Resize). */                       \

@@ -11,6 +11,7 @@
  * of nanoseconds per call, and the spread (min..max) of the epochs. */
 
 #include "prevector/prevector.h"
+#include "prevector/nontrivial.h"
 #include "prevector/serialize.h"
 #include "util/stream.h"
 #include "util/timing.h"
@@ -27,22 +28,11 @@
 #define SPEED_ESCAPE(p) ((void)(p))
 #endif
 
-typedef struct {
-    int v;
-} speed_nt;
-
-static inline void speed_nt_init(speed_nt *e)
-{
-    e->v = -1;
-}
-
-#define SPEED_NT_ENCODE(dst, src) prevector_store_le32((dst), (uint32_t)(src)->v)
-#define SPEED_NT_DECODE(dst, src) ((dst)->v = (int)prevector_load_le32(src))
-
 PREVECTOR_DEFINE(speed_tv, unsigned char, 28)
 PREVECTOR_DEFINE_SERIALIZE_BYTES(speed_tv)
-PREVECTOR_DEFINE_INIT(speed_ntv, speed_nt, 28, speed_nt_init)
-PREVECTOR_DEFINE_SERIALIZE(speed_ntv, speed_nt, 4, SPEED_NT_ENCODE, SPEED_NT_DECODE)
+PREVECTOR_DEFINE_INIT(speed_ntv, nontrivial_elem, 28, nontrivial_elem_init)
+PREVECTOR_DEFINE_SERIALIZE(speed_ntv, nontrivial_elem, 4, NONTRIVIAL_ELEM_ENCODE,
+                           NONTRIVIAL_ELEM_DECODE)
 
 static int speed_failed; /* an allocation failed: the figures mean nothing */
 
