@@ -28,11 +28,19 @@ static inline __m128i k4(int i)
         abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0e)); \
     } while (0)
 
-/* Next four schedule words from the previous sixteen (m0 oldest). */
+/* Next four schedule words from the previous sixteen (m0 oldest, m3 newest).
+ * W[t+3] needs W[t-4], lane 0 of the newest group, but sha256msg2 feeds
+ * lane 3 of its first operand into no other lane, so that word is added to
+ * msg2's result instead of to its input: the chain from one group to the
+ * next is msg2 then one add, not alignr, add, msg2. Where the message was
+ * just loaded (a short hash chained through its digest, sha256_d64's outer
+ * hash), that chain, not the rounds, was the critical path: about 10 cycles
+ * a group against the rounds' 8, measured; now 8 (doc/crypto.md,
+ * doc/experiments/sha256_schedule.c). */
 static inline __m128i sched(__m128i m0, __m128i m1, __m128i m2, __m128i m3)
 {
-    __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(m0, m1), _mm_alignr_epi8(m3, m2, 4));
-    return _mm_sha256msg2_epu32(t, m3);
+    __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(m0, m1), _mm_srli_si128(m2, 4));
+    return _mm_add_epi32(_mm_sha256msg2_epu32(t, m3), _mm_slli_si128(m3, 12));
 }
 
 /* state[0..7] = a..h  <->  ABEF, CDGH. */
