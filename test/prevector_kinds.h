@@ -23,6 +23,14 @@ PREVECTOR_DEFINE_SERIALIZE(pv_nt, nontrivial_elem, 4, NONTRIVIAL_ELEM_ENCODE,
 PREVECTOR_DEFINE(pv_u16, uint16_t, 3)
 PREVECTOR_DEFINE_SERIALIZE(pv_u16, uint16_t, 2, U16_ENCODE, U16_DECODE)
 
+/* An array element type (a 32-byte hash), which the header allows: every
+ * function must compile for it, push_back included. */
+typedef unsigned char pv_hash32[32];
+#define HASH32_ENCODE(dst, src) memcpy((dst), *(src), 32)
+#define HASH32_DECODE(dst, src) memcpy(*(dst), (src), 32)
+PREVECTOR_DEFINE(pv_hash, pv_hash32, 2)
+PREVECTOR_DEFINE_SERIALIZE(pv_hash, pv_hash32, 32, HASH32_ENCODE, HASH32_DECODE)
+
 /* Defined in test_prevector_tu2.c: appends the bytes 0 .. n-1 to v through
  * that file's own expansion of the macros; returns its push_back status. */
 int tu2_append_count(pv_bytes *v, size_t n);

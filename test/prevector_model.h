@@ -6,6 +6,7 @@
  *   MODEL_NEW(e)     makes *e what the vector makes for a new element
  *   MODEL_RAND(e)    makes *e a random element
  *   MODEL_ID         a suffix for this kind's function names
+ * (all undefined again at the end of this file)
  *
  * Defines `static void model_<MODEL_ID>_run(unsigned long ops)`: random
  * operations on a few vectors beside a reference (a plain array plus the
@@ -101,7 +102,8 @@ static int M(check)(MODEL_VEC *v, const M(ref) *r, const char *op, unsigned long
                  V(is_direct)(v), r->direct);
     ok &= CHECKF(V(allocated_memory)(v) == (r->direct ? 0 : r->cap * sizeof(MODEL_T)),
                  "%s step %lu: allocated_memory %zu", op, step, V(allocated_memory)(v));
-    ok &= CHECKF(V(data)(v) == V(cdata)(v) && V(data)(v) != NULL, "%s: data", op);
+    ok &= CHECKF((const MODEL_T *)V(data)(v) == V(cdata)(v) && V(data)(v) != NULL, "%s: data",
+                 op);
     if (ok && n)
         ok &= CHECKF(memcmp(V(cdata)(v), r->e, n * sizeof(MODEL_T)) == 0,
                      "%s step %lu: contents differ", op, step);
@@ -196,8 +198,8 @@ static void M(run)(unsigned long ops)
                 M(ref_exact)(r, n, 1);
                 M(ref_room)(r, n);
                 for (pos = k; pos < n; pos++) {
-                    r->e[pos] = src[pos % 256];
-                    V(data)(v)[pos] = src[pos % 256];
+                    memcpy(&r->e[pos], &src[pos % 256], sizeof(MODEL_T));
+                    memcpy(&V(data)(v)[pos], &src[pos % 256], sizeof(MODEL_T));
                 }
                 r->size = n;
             }
@@ -222,14 +224,14 @@ static void M(run)(unsigned long ops)
             /* Half the time the value comes from the vector itself. */
             if (r->size && check_rng_below(2)) {
                 pos = (size_t)check_rng_below(r->size);
-                rc = V(push_back)(v, &V(data)(v)[pos]);
-                src[0] = r->e[pos];
+                rc = V(push_back)(v, (const MODEL_T *)&V(data)(v)[pos]);
+                memcpy(&src[0], &r->e[pos], sizeof(MODEL_T));
             } else {
-                rc = V(push_back)(v, &src[0]);
+                rc = V(push_back)(v, (const MODEL_T *)&src[0]);
             }
             if (!(need && inject)) {
                 M(ref_grow)(r, r->size + 1, 1);
-                r->e[r->size++] = src[0];
+                memcpy(&r->e[r->size++], &src[0], sizeof(MODEL_T));
             }
             break;
         case 5:
@@ -250,12 +252,12 @@ static void M(run)(unsigned long ops)
                 memcpy(tmp, r->e + k, n * sizeof(MODEL_T));
                 invalid = pos > r->size;
                 need = !invalid && n && M(ref_grow)(r, r->size + n, 0);
-                rc = V(insert)(v, pos, V(data)(v) + k, n);
+                rc = V(insert)(v, pos, (const MODEL_T *)V(data)(v) + k, n);
             } else {
                 memcpy(tmp, src, n * sizeof(MODEL_T));
                 invalid = pos > r->size;
                 need = !invalid && n && M(ref_grow)(r, r->size + n, 0);
-                rc = V(insert)(v, pos, n ? src : NULL, n);
+                rc = V(insert)(v, pos, n ? (const MODEL_T *)src : NULL, n);
             }
             if (!invalid && !(need && inject) && n) {
                 M(ref_grow)(r, r->size + n, 1);
@@ -284,11 +286,11 @@ static void M(run)(unsigned long ops)
                 k = (size_t)check_rng_below(r->size);
                 n = n % (r->size - k + 1);
                 memcpy(tmp, r->e + k, n * sizeof(MODEL_T));
-                rc = V(assign)(v, V(data)(v) + k, n);
+                rc = V(assign)(v, (const MODEL_T *)V(data)(v) + k, n);
             } else {
                 memcpy(tmp, src, n * sizeof(MODEL_T));
                 need = M(ref_exact)(r, n, 0);
-                rc = V(assign)(v, n ? src : NULL, n);
+                rc = V(assign)(v, n ? (const MODEL_T *)src : NULL, n);
             }
             if (!(need && inject)) {
                 M(ref_exact)(r, n, 1);
@@ -347,8 +349,8 @@ static void M(run)(unsigned long ops)
             name = "write element";
             if (r->size) {
                 pos = (size_t)check_rng_below(r->size);
-                V(data)(v)[pos] = src[1];
-                r->e[pos] = src[1];
+                memcpy(&V(data)(v)[pos], &src[1], sizeof(MODEL_T));
+                memcpy(&r->e[pos], &src[1], sizeof(MODEL_T));
             }
             break;
         default:
@@ -407,3 +409,10 @@ static void M(run)(unsigned long ops)
 #undef V
 #undef MODEL_CAT
 #undef MODEL_CAT2
+/* The parameters too, so that the next kind can define its own. */
+#undef MODEL_VEC
+#undef MODEL_T
+#undef MODEL_N
+#undef MODEL_NEW
+#undef MODEL_RAND
+#undef MODEL_ID

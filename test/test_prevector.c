@@ -2,7 +2,9 @@
  * operations with injected allocation failure (prevector_model.h), refusal of
  * impossible sizes, no allocation in the benchmarks' steady state, and
  * serialisation (known encodings, round trips, every truncation, oversized and
- * non-canonical counts). TEST_PREVECTOR_OPS sets the model's operation count. */
+ * non-canonical counts). The model runs on bytes, a non-trivial element, a
+ * 2-byte element with 3 inline, and an array type (a 32-byte hash, 2 inline).
+ * TEST_PREVECTOR_OPS sets the model's operation count. */
 #include "prevector_kinds.h"
 
 #include "util/alloc.h"
@@ -25,12 +27,6 @@ typedef char pv_nt_is_compact[sizeof(pv_nt) == 28 * sizeof(nontrivial_elem) + 4 
 #define MODEL_RAND(e) (*(e) = (unsigned char)check_rng_u64())
 #define MODEL_ID bytes
 #include "prevector_model.h"
-#undef MODEL_VEC
-#undef MODEL_T
-#undef MODEL_N
-#undef MODEL_NEW
-#undef MODEL_RAND
-#undef MODEL_ID
 
 #define MODEL_VEC pv_nt
 #define MODEL_T nontrivial_elem
@@ -39,12 +35,6 @@ typedef char pv_nt_is_compact[sizeof(pv_nt) == 28 * sizeof(nontrivial_elem) + 4 
 #define MODEL_RAND(e) ((e)->v = (int)(check_rng_u64() % 2001) - 1000)
 #define MODEL_ID nt
 #include "prevector_model.h"
-#undef MODEL_VEC
-#undef MODEL_T
-#undef MODEL_N
-#undef MODEL_NEW
-#undef MODEL_RAND
-#undef MODEL_ID
 
 #define MODEL_VEC pv_u16
 #define MODEL_T uint16_t
@@ -52,6 +42,20 @@ typedef char pv_nt_is_compact[sizeof(pv_nt) == 28 * sizeof(nontrivial_elem) + 4 
 #define MODEL_NEW(e) (*(e) = 0)
 #define MODEL_RAND(e) (*(e) = (uint16_t)check_rng_u64())
 #define MODEL_ID u16
+#include "prevector_model.h"
+
+static void random_hash32(pv_hash32 *e)
+{
+    for (size_t i = 0; i < sizeof *e; i++)
+        (*e)[i] = (unsigned char)check_rng_u64();
+}
+
+#define MODEL_VEC pv_hash
+#define MODEL_T pv_hash32
+#define MODEL_N 2
+#define MODEL_NEW(e) memset((e), 0, sizeof *(e))
+#define MODEL_RAND(e) random_hash32(e)
+#define MODEL_ID hash
 #include "prevector_model.h"
 
 static void test_layout(void)
@@ -452,5 +456,6 @@ int main(int argc, char **argv)
     model_bytes_run(ops);
     model_nt_run(ops);
     model_u16_run(ops / 3);
+    model_hash_run(ops / 10);
     return check_finish();
 }

@@ -10,6 +10,8 @@
  * T is a type name (use a typedef for arrays or function pointers) whose values
  * may be moved and copied with memcpy: the vector never runs per-element code
  * except INIT on elements it creates. N is a constant from 1 to 0x7fffffff.
+ * (With an array T, C99's -Wpedantic wants a cast where a T * is passed as a
+ * const T *: push_back(&v, (const T *)p).)
  *
  * Layout (for a 28-byte T[N], as Bitcoin's scripts: 32 bytes, as in Core):
  *
@@ -204,7 +206,10 @@
     /* NAME_data for a const vector. */                                         \
     PREVECTOR_FN const T *NAME##_cdata(const NAME *v)                           \
     {                                                                           \
-        return NAME##_is_direct(v) ? v->u.direct : NAME##_heap_(v);             \
+        /* The casts: with an array T, C99 sees const T[N] and T as             \
+         * differently qualified. */                                            \
+        return NAME##_is_direct(v) ? (const T *)v->u.direct                    \
+                                   : (const T *)NAME##_heap_(v);                \
     }                                                                           \
                                                                                 \
     /* Bytes of heap held: capacity * sizeof(T) on the heap, 0 inline. */       \
@@ -301,13 +306,15 @@
     PREVECTOR_FN int NAME##_push_back(NAME *v, const T *val)                    \
     {                                                                           \
         size_t n = NAME##_size(v);                                              \
+        /* memcpy, not =: T may be an array type */                             \
         if (PREVECTOR_LIKELY(n < NAME##_capacity(v))) {                         \
-            NAME##_data(v)[n] = *val;                                           \
+            memcpy(NAME##_data(v) + n, val, sizeof(T));                         \
         } else {                                                                \
-            T elem = *val; /* val may point into the block about to move */     \
+            T elem; /* val may point into the block about to move */            \
+            memcpy(&elem, val, sizeof(T));                                      \
             if (NAME##_grow_(v, n + 1) != 0)                                    \
                 return -1;                                                      \
-            NAME##_data(v)[n] = elem;                                           \
+            memcpy(NAME##_data(v) + n, &elem, sizeof(T));                       \
         }                                                                       \
         NAME##_set_size_(v, n + 1);                                             \
         return 0;                                                               \
@@ -336,7 +343,7 @@
         d = NAME##_data(v);                                                     \
         self = PREVECTOR_POINTS_INTO(vals, d, old);                             \
         if (self) {                                                             \
-            off = (size_t)(vals - d);                                           \
+            off = (size_t)(vals - (const T *)d);                                \
             if (n > old - off)                                                  \
                 return -1;                                                      \
         }                                                                       \
