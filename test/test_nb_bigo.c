@@ -147,6 +147,29 @@ static void test_points_skipped(void)
     CHECK(close_rel(fits[0].coefficient, 1e-9, 1e-12));
 }
 
+/* Every time 0 (an op the compiler removed): each fit is exact, err 0, not
+ * 0/0; a fit with no error to give prints "-", never "nan". */
+static void test_zero_times(void)
+{
+    double n[] = {10, 20, 40}, t[] = {0, 0, 0};
+    nb_bigo fits[6], none = {"O(?)", 1.0, NAN};
+    char *text = NULL;
+    size_t len = 0, i;
+    FILE *out;
+    CHECK(nb_bigo_fit(n, t, 3, fits, 6) == 6);
+    for (i = 0; i < 6; ++i)
+        CHECK(fits[i].normalized_rms == 0.0 && fits[i].coefficient == 0.0);
+    out = open_memstream(&text, &len);
+    if (!CHECK(out != NULL))
+        return;
+    CHECK(nb_bigo_print(out, fits, 6) == 0);
+    CHECK(nb_bigo_print(out, &none, 1) == 0);
+    fclose(out);
+    CHECK(text && strstr(text, "nan") == NULL);
+    CHECK(text && strstr(text, "|             1 |      - | O(?)\n") != NULL);
+    free(text);
+}
+
 /* ---- over real results ---- */
 
 static double sink;
@@ -220,6 +243,7 @@ int main(int argc, char **argv)
     test_noisy();
     test_core_pr_table();
     test_points_skipped();
+    test_zero_times();
     test_over_results();
     return check_finish();
 }

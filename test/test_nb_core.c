@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #if defined(HAVE_LINUX_PERF_EVENT_H)
@@ -88,6 +89,12 @@ static void test_target(void)
     /* min wins over max when they disagree: an epoch is never shorter than asked */
     nb_min_epoch_time(b, 7000);
     CHECK(nb_logic_target(&b->cfg, 20) == 7000);
+    /* near 2^64 the double rounds up to 2^64: saturates (the cast would be
+     * undefined; on x86-64 it gave 0, one-iteration epochs) */
+    nb_min_epoch_time(b, UINT64_MAX);
+    CHECK(nb_logic_target(&b->cfg, 20) == UINT64_MAX);
+    nb_min_epoch_time(b, UINT64_MAX - 1000);
+    CHECK(nb_logic_target(&b->cfg, 20) == UINT64_MAX);
     nb_bench_free(b);
 }
 
@@ -661,13 +668,59 @@ static void test_table_rules(void)
         "|---------:|--------------------:|--------------------:|--------:|----------:|"
         ":----------\n"
         "|   100.0% |            1,000.00 |        1,000,000.00 |    0.0% |      0.00 | "
-        "`a``b`\n"
+        "``a`b``\n"
         "|    50.0% |            2,000.00 |          500,000.00 |    0.0% |      0.00 | "
         "`slow`\n") == 0);
     free(text);
     nb_result_free(rs[1]);
+
+    /* a first row with no time (it overflowed): the others' relative is "-",
+     * not "-%" */
+    rs[0]->count = 0;
+    rs[0]->overflow = 1;
+    nb_name(b, "fast");
+    rs[1] = eleven(b, 1e-6, 0);
+    if (!CHECK(rs[1] != NULL))
+        return;
+    text = render_rows(rs, 2, 0, 0);
+    CHECK(text && strstr(text, "\n|        - |            1,000.00 |") != NULL);
+    free(text);
+    nb_result_free(rs[1]);
     nb_result_free(rs[0]);
     nb_relative(b, 0);
+
+    /* names and titles stay inside their cell as CommonMark code: '|'
+     * escaped, line breaks as spaces, the code span's delimiter longer than
+     * any run of backticks inside, and padded when a backtick is at an end */
+    nb_title(nb_name(b, "a|b\nc``d"), "x|y");
+    rs[0] = eleven(b, 1e-6, 0);
+    nb_name(b, "`edge`");
+    rs[1] = eleven(b, 1e-6, 0);
+    if (!CHECK(rs[0] && rs[1]))
+        return;
+    text = render_rows(rs, 2, 0, 0);
+    CHECK(text && strstr(text, "| x\\|y\n") != NULL);
+    CHECK(text && strstr(text, "| ```a\\|b c``d```\n") != NULL);
+    CHECK(text && strstr(text, "| `` `edge` ``\n") != NULL);
+    if (text) {
+        /* every row has the header's number of cell separators */
+        size_t lines = 0, pipes = 0, first = 0;
+        for (p = text + 1; *p; ++p) {
+            if (*p == '|' && p[-1] != '\\')
+                ++pipes;
+            if (*p == '\n') {
+                if (lines++ == 0)
+                    first = pipes;
+                CHECK(pipes == first);
+                pipes = 0;
+            }
+        }
+        CHECK(lines == 4);
+    }
+    free(text);
+    nb_result_free(rs[1]);
+    nb_result_free(rs[0]);
+    nb_title(b, "benchmark");
 
     /* unstable: err >= 5% gets the marker and advice; suppressed, not */
     nb_name(b, "noisy");
@@ -1050,6 +1103,190 @@ static void test_two_streams(void)
     nb_bench_free(b);
 }
 
+/* A header comes again when something else was written to the stream
+ * since our last row (the markdown table ended there), and for a new stream
+ * that reuses a closed one's FILE address, even if the caller wrote to it
+ * first. */
+static void test_header_after_foreign_text(void)
+{
+    nb_bench *b = nb_bench_new();
+    nb_result *r;
+    char *text = NULL, *p;
+    size_t len = 0;
+    int headers = 0, round;
+    FILE *out;
+    if (!CHECK(b != NULL))
+        return;
+    r = eleven(b, 1e-6, 0);
+    if (!CHECK(r != NULL))
+        return;
+    out = open_memstream(&text, &len);
+    if (CHECK(out != NULL)) {
+        CHECK(nb_table_row(out, r, r, 0, 1) == 0);
+        CHECK(nb_table_row(out, r, r, 0, 1) == 0);
+        fputs("some text of the caller's\n", out);
+        CHECK(nb_table_row(out, r, r, 0, 1) == 0);
+        fclose(out);
+        for (p = text; p && (p = strstr(p, "|:-")) != NULL; ++p)
+            headers++;
+        CHECK(headers == 2);
+        free(text);
+    }
+    /* files closed and reopened: glibc hands the same FILE back */
+    for (round = 0; round < 2; ++round) {
+        char line[256];
+        FILE *f = tmpfile();
+        if (!CHECK(f != NULL))
+            break;
+        fputs("# a line of the caller's\n", f);
+        CHECK(nb_table_row(f, r, r, 0, 1) == 0);
+        rewind(f);
+        headers = 0;
+        while (fgets(line, sizeof line, f))
+            headers += strncmp(line, "|:-", 3) == 0 || strstr(line, "|:-") != NULL;
+        CHECK(headers == 1);
+        fclose(f);
+    }
+    nb_result_free(r);
+    nb_bench_free(b);
+}
+
+/* A write that fails is reported by the row that hit it: rows are flushed. */
+static void test_write_error_at_once(void)
+{
+    fake f = { 0, 0, 1000, 1000, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    FILE *full = fopen("/dev/full", "w");
+    if (!full) {
+        printf("no /dev/full: write-error test skipped\n");
+        nb_bench_free(b);
+        return;
+    }
+    if (CHECK(b != NULL)) {
+        nb_output(b, full);
+        nb_epochs(b, 1);
+        nb_epoch_iterations(b, 10);
+        CHECK(nb_get_error(b) == 0);
+        nb_run(nb_name(b, "one"), fake_op, &f);
+        CHECK(nb_get_error(b) == -1);
+    }
+    nb_table_forget(full);
+    fclose(full);
+    nb_bench_free(b);
+}
+
+/* "Increase minEpochIterations to e.g. 10x": saturates instead of an
+ * undefined conversion when 10x the average does not fit. */
+static void test_unstable_advice_saturates(void)
+{
+    nb_bench *b = nb_bench_new();
+    nb_result *r;
+    char *text;
+    double per[] = { 1e-18, 2e-18, 3e-18, 4e-18, 5e-18 };
+    uint64_t it[5];
+    int i;
+    if (!CHECK(b != NULL))
+        return;
+    for (i = 0; i < 5; ++i)
+        it[i] = UINT64_C(1) << 62;
+    r = make_result(nb_name(b, "huge"), per, it, 5);
+    if (!CHECK(r != NULL))
+        return;
+    text = render_rows(&r, 1, 0, 0);
+    CHECK(text && strstr(text, "to e.g. 18446744073709551615)") != NULL);
+    free(text);
+    nb_result_free(r);
+    nb_bench_free(b);
+}
+
+/* nb_do_not_optimize_away takes any expression: arrays (common with hashes),
+ * structs, bit-fields, qualified objects, rvalues. This compiles, and the
+ * values are still what they were. */
+static void test_do_not_optimize_away_forms(void)
+{
+    struct {
+        int a;
+        unsigned bits : 3;
+    } s = { 7, 5 };
+    unsigned char hash[32];
+    const int c = 3;
+    volatile int v = 4;
+    memset(hash, 0xab, sizeof hash);
+    nb_do_not_optimize_away(hash);
+    nb_do_not_optimize_away(s);
+    nb_do_not_optimize_away(s.bits);
+    nb_do_not_optimize_away(c);
+    nb_do_not_optimize_away(v);
+    nb_do_not_optimize_away(s.a * 2.5);
+    nb_do_not_optimize_away("literal");
+    CHECK(hash[31] == 0xab && s.a == 7 && s.bits == 5 && c == 3 && v == 4);
+}
+
+/* One bench per thread is supported: two threads, each with its own bench
+ * and stream, share the library's few globals (which streams saw which
+ * header, the print-once notes, the allocation counter). Each stream gets
+ * one header and all its rows. (Run under -fsanitize=thread to see the
+ * sharing is race-free; here the output is checked.) */
+typedef struct {
+    char *text;
+    size_t len;
+    int ok;
+} thread_job;
+
+#define THREAD_ROWS 200
+
+static void *bench_thread(void *arg)
+{
+    thread_job *j = arg;
+    fake f = { 0, 0, 1000, 1000, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    FILE *out = open_memstream(&j->text, &j->len);
+    int i;
+    j->ok = b && out;
+    if (j->ok) {
+        nb_output(b, out);
+        nb_epochs(b, 3);
+        nb_epoch_iterations(b, 5);
+        for (i = 0; i < THREAD_ROWS; ++i) {
+            char name[32];
+            snprintf(name, sizeof name, "op%d", i);
+            nb_run(nb_name(b, name), fake_op, &f);
+        }
+        j->ok = nb_get_error(b) == 0 && nb_result_count(b) == THREAD_ROWS;
+    }
+    if (out) {
+        nb_table_forget(out);
+        fclose(out);
+    }
+    nb_bench_free(b);
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    thread_job jobs[2];
+    pthread_t th[2];
+    int i, started[2];
+    memset(jobs, 0, sizeof jobs);
+    for (i = 0; i < 2; ++i)
+        started[i] = pthread_create(&th[i], NULL, bench_thread, &jobs[i]) == 0;
+    for (i = 0; i < 2; ++i) {
+        const char *p;
+        int headers = 0, rows = 0;
+        if (!CHECK(started[i]))
+            continue;
+        pthread_join(th[i], NULL);
+        CHECK(jobs[i].ok);
+        for (p = jobs[i].text; p && (p = strstr(p, "|:-")) != NULL; ++p)
+            headers++;
+        for (p = jobs[i].text; p && (p = strstr(p, "| `op")) != NULL; ++p)
+            rows++;
+        CHECKF(headers == 1 && rows == THREAD_ROWS, "thread %d: %d headers, %d rows", i,
+               headers, rows);
+        free(jobs[i].text);
+    }
+}
+
 static void empty_op(void *arg)
 {
     (void)arg;
@@ -1195,6 +1432,11 @@ int main(int argc, char **argv)
     test_run_real();
     test_warnings();
     test_two_streams();
+    test_header_after_foreign_text();
+    test_write_error_at_once();
+    test_unstable_advice_saturates();
+    test_do_not_optimize_away_forms();
+    test_threads();
     test_real_optimized_away();
     test_endless();
     test_alloc_failures();

@@ -494,6 +494,34 @@ static void test_malformed(void)
         CHECKF(rc == 0 && s && strcmp(s, "a 3000") == 0, "%s", s ? s : "(null)");
         free(s);
     }
+    /* Nesting: 32 levels are accepted; deeper is refused, and a template of
+     * 100,000 unclosed sections returns -1 instead of exhausting the stack
+     * (the checker recurses once per level). */
+    {
+        size_t depth, j;
+        for (depth = 31; depth <= 100000; depth = depth == 32 ? 100000 : depth + 1) {
+            size_t cap = depth * 24 + 64, pos = 0;
+            char *t = malloc(cap), *s;
+            int rc = 0;
+            if (!CHECK(t != NULL))
+                break;
+            pos += (size_t)sprintf(t + pos, "{{#result}}");
+            for (j = 1; j < depth; ++j)
+                pos += (size_t)sprintf(t + pos, "{{#-first}}");
+            pos += (size_t)sprintf(t + pos, "x");
+            if (depth < 100000) {
+                for (j = 1; j < depth; ++j)
+                    pos += (size_t)sprintf(t + pos, "{{/-first}}");
+                sprintf(t + pos, "{{/result}}");
+            }
+            s = render(t, b, &rc);
+            CHECKF(rc == (depth <= 32 ? 0 : -1), "depth %zu: rc %d", depth, rc);
+            if (depth <= 32)
+                CHECK(s && strcmp(s, "x") == 0);
+            free(s);
+            free(t);
+        }
+    }
     CHECK(nb_render(NULL, b, stdout) == -1);
     CHECK(nb_render("x", NULL, stdout) == -1);
     CHECK(nb_render("x", b, NULL) == -1);

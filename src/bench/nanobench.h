@@ -157,12 +157,23 @@ static inline NB_ALWAYS_INLINE nb_bench *nb_run(nb_bench *b, void (*op)(void *ar
 }
 
 /* nb_do_not_optimize_away(x): the compiler must compute x (a statement).
+ * x may be any expression: a scalar, a struct, a bit-field, or an array,
+ * whose address is then passed on and its contents must be in memory.
  * nb_clobber_memory(): the compiler must assume all memory was read and
  * written here. */
 #if defined(__GNUC__)
+/* The value is copied into a variable of x's type after the conversions an
+ * operand undergoes (the comma operator's: an array becomes a pointer, a
+ * bit-field its integer type); C++ binds a reference instead (there the comma
+ * keeps lvalues and arrays as they are). */
+#ifdef __cplusplus
+#define NB_DNOA_DECL_(v, x) __typeof__(x) const &v = (x)
+#else
+#define NB_DNOA_DECL_(v, x) __typeof__(((void)0, (x))) v = (x)
+#endif
 #define nb_do_not_optimize_away(x)                                         \
     do {                                                               \
-        __typeof__(x) nb_dnoa_value_ = (x);                            \
+        NB_DNOA_DECL_(nb_dnoa_value_, x);                              \
         __asm__ __volatile__("" : : "r,m"(nb_dnoa_value_) : "memory"); \
     } while (0)
 #define nb_clobber_memory() __asm__ __volatile__("" : : : "memory")

@@ -77,6 +77,8 @@ static size_t fit_one(const point_src *s, const char *name, bigo_fn f, nb_bigo *
     out->coefficient = c;
     if (used == 0)
         out->normalized_rms = NAN;
+    else if (sum_t == 0.0)
+        out->normalized_rms = err == 0.0 ? 0.0 : NAN; /* all times 0: exact, not 0/0 */
     else
         out->normalized_rms = sqrt(err / (double)used) / (sum_t / (double)used);
     return used;
@@ -178,8 +180,12 @@ int nb_bigo_print(FILE *out, const nb_bigo *fits, size_t count)
               "|--------------:|-------:|------------\n", out) == EOF)
         return -1;
     for (i = 0; i < count; ++i) {
-        if (fprintf(out, "|%14g |%6.1f%% | %s\n", fits[i].coefficient,
-                    fits[i].normalized_rms * 100.0, fits[i].name ? fits[i].name : "") < 0)
+        const char *name = fits[i].name ? fits[i].name : "";
+        int rc = isnan(fits[i].normalized_rms)
+                     ? fprintf(out, "|%14g |      - | %s\n", fits[i].coefficient, name)
+                     : fprintf(out, "|%14g |%6.1f%% | %s\n", fits[i].coefficient,
+                               fits[i].normalized_rms * 100.0, name);
+        if (rc < 0)
             return -1;
     }
     /* The next results row on out starts a new table, header first. */

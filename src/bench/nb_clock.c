@@ -36,11 +36,17 @@ static uint64_t measure_resolution(void)
 uint64_t nb_clock_resolution_ns(void)
 {
     /* Measured on first use; two threads racing here both store a valid
-     * measurement, so no lock is needed. */
-    static volatile uint64_t resolution;
-    if (resolution == 0)
-        resolution = measure_resolution();
-    return resolution;
+     * measurement, so no lock is needed, only atomic access (32 bits, so
+     * that it is lock-free on every target; a resolution above 4 s is
+     * recorded as 4 s). */
+    static uint32_t resolution;
+    uint32_t r = __atomic_load_n(&resolution, __ATOMIC_RELAXED);
+    if (r == 0) {
+        uint64_t m = measure_resolution();
+        r = m > UINT32_MAX ? UINT32_MAX : (uint32_t)m;
+        __atomic_store_n(&resolution, r, __ATOMIC_RELAXED);
+    }
+    return r;
 }
 
 double nb_clock_resolution(void)

@@ -36,7 +36,7 @@ uint64_t nb_logic_target(const nb_config *cfg, uint64_t resolution_ns)
         t = (double)cfg->min_epoch_time;
     if (t < 1)
         t = 1;
-    return (uint64_t)t;
+    return t < 0x1p64 ? (uint64_t)t : UINT64_MAX; /* (uint64_t) of 2^64 is undefined */
 }
 
 /* splitmix64: the stretch only has to break lock step with periodic noise,

@@ -260,9 +260,16 @@ static int is_first_last(const token *t)
     return name_is(t, "-first") || name_is(t, "-last");
 }
 
-/* Checks tokens [i, end) in layer ly; matches closes to opens. Returns the
- * index after the last consumed token, or (size_t)-1. */
-static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *opener)
+/* Sections nest at most this deep: result, measurement and a few -first /
+ * -last inside are all a template needs, and the checker and renderer
+ * recurse once per level, so a template of thousands of unclosed sections
+ * must be refused before it exhausts the stack. */
+#define NB_MAX_NESTING 32
+
+/* Checks tokens [i, end) in layer ly, depth sections deep; matches closes to
+ * opens. Returns the index after the last consumed token, or (size_t)-1. */
+static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *opener,
+                    int depth)
 {
     while (i < n) {
         token *k = &t[i];
@@ -292,7 +299,9 @@ static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *op
                 inner = L_MEAS;
             else
                 return (size_t)-1;
-            after = check(t, i + 1, n, inner, k);
+            if (depth >= NB_MAX_NESTING)
+                return (size_t)-1;
+            after = check(t, i + 1, n, inner, k, depth + 1);
             if (after == (size_t)-1)
                 return after;
             k->close = after - 1;
@@ -605,7 +614,7 @@ int nb_render(const char *tmpl, const nb_bench *b, FILE *out)
     n = tokenize(tmpl, &t, &mode);
     if (n == (size_t)-1)
         return -1;
-    if (check(t, 0, n, L_TOP, NULL) != n)
+    if (check(t, 0, n, L_TOP, NULL, 0) != n)
         goto done;
 
     x.bench = b;

@@ -8,6 +8,7 @@
 #include "bench/nb_internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,14 +115,30 @@ static size_t columns(nb_column *c, const nb_result *r, const nb_result *first, 
     return n;
 }
 
-/* Which header each stream saw last, by a hash of its text. A small table
- * is enough: programs write tables to a handful of streams. */
+/* Which header each stream saw last, by a hash of its text, and where the
+ * stream stood after our last row (-1: not seekable). A small table is
+ * enough: programs write tables to a handful of streams. Benches on
+ * different threads share it, hence the lock (a spin lock on a GCC/clang
+ * builtin: held for a few loads and stores, and no pthread dependency). */
 #define NB_STREAMS 16
 static struct {
     FILE *f;
     uint64_t hash;
+    long end;
 } seen[NB_STREAMS];
 static unsigned seen_next;
+static char seen_lock;
+
+static void lock_seen(void)
+{
+    while (__atomic_test_and_set(&seen_lock, __ATOMIC_ACQUIRE))
+        ;
+}
+
+static void unlock_seen(void)
+{
+    __atomic_clear(&seen_lock, __ATOMIC_RELEASE);
+}
 
 static uint64_t fnv1a(const char *s, uint64_t h)
 {
@@ -133,40 +150,89 @@ static uint64_t fnv1a(const char *s, uint64_t h)
 void nb_table_forget(FILE *out)
 {
     unsigned i;
+    lock_seen();
     for (i = 0; i < NB_STREAMS; ++i)
         if (seen[i].f == out)
             seen[i].f = NULL;
+    unlock_seen();
 }
 
-/* 1 when out needs a header for hash, and remembers it. A stream still at
- * offset 0 is new (a file or memory stream reusing an old FILE's address). */
+/* 1 when out needs a header for hash, and remembers the hash. A seekable
+ * stream that is not where our last row left it needs one too: something
+ * else was written in between (which ends a markdown table), or it is a new
+ * stream at an old FILE's address. */
 static int need_header(FILE *out, uint64_t hash)
 {
     unsigned i;
+    int need = 1;
     long pos = ftell(out);
-    for (i = 0; i < NB_STREAMS; ++i) {
-        if (seen[i].f == out) {
-            int need = seen[i].hash != hash || pos == 0;
-            seen[i].hash = hash;
-            return need;
-        }
+    lock_seen();
+    for (i = 0; i < NB_STREAMS; ++i)
+        if (seen[i].f == out)
+            break;
+    if (i < NB_STREAMS) {
+        need = seen[i].hash != hash || pos != seen[i].end;
+    } else {
+        i = seen_next;
+        seen_next = (seen_next + 1) % NB_STREAMS;
+        seen[i].f = out;
     }
-    seen[seen_next].f = out;
-    seen[seen_next].hash = hash;
-    seen_next = (seen_next + 1) % NB_STREAMS;
-    return 1;
+    seen[i].hash = hash;
+    seen[i].end = -2; /* until the row is written */
+    unlock_seen();
+    return need;
 }
 
-/* The name as markdown code: backticks doubled. */
+/* Records where out stands after a row. */
+static void row_written(FILE *out)
+{
+    unsigned i;
+    long pos = ftell(out);
+    lock_seen();
+    for (i = 0; i < NB_STREAMS; ++i)
+        if (seen[i].f == out)
+            seen[i].end = pos;
+    unlock_seen();
+}
+
+/* Text fit for one markdown table cell: '|' escaped (GFM splits cells on it
+ * even inside code), line breaks as spaces. */
+static int put_cell_text(FILE *out, const char *s)
+{
+    int ok = 1;
+    for (; *s; ++s) {
+        if (*s == '|')
+            ok &= fputs("\\|", out) != EOF;
+        else
+            ok &= fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out) != EOF;
+    }
+    return ok;
+}
+
+/* The name as a markdown code span: delimited by one backtick more than its
+ * longest run of them, padded with spaces when it starts or ends with one
+ * (CommonMark strips one space each side). */
 static int put_code(FILE *out, const char *name)
 {
-    int ok = fputc('`', out) != EOF;
-    for (; *name; ++name) {
-        ok &= fputc(*name, out) != EOF;
-        if (*name == '`')
-            ok &= fputc('`', out) != EOF;
+    size_t run = 0, longest = 0, len = strlen(name);
+    const char *p;
+    int pad, ok;
+    for (p = name; *p; ++p) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
     }
-    ok &= fputc('`', out) != EOF;
+    pad = len && (name[0] == '`' || name[len - 1] == '`');
+    ok = 1;
+    for (run = 0; run <= longest; ++run)
+        ok &= fputc('`', out) != EOF;
+    if (pad)
+        ok &= fputc(' ', out) != EOF;
+    ok &= put_cell_text(out, name);
+    if (pad)
+        ok &= fputc(' ', out) != EOF;
+    for (run = 0; run <= longest; ++run)
+        ok &= fputc('`', out) != EOF;
     return ok;
 }
 
@@ -174,6 +240,15 @@ static void repeat(FILE *out, int c, size_t n)
 {
     while (n--)
         fputc(c, out);
+}
+
+/* Each row is flushed, so that a failed write is reported with the row that
+ * hit it, not rows later (or never, on a stream nobody flushes). */
+static int end_row(FILE *out)
+{
+    int rc = fflush(out) == 0 && !ferror(out) ? 0 : -1;
+    row_written(out);
+    return rc;
 }
 
 int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned mask,
@@ -192,7 +267,9 @@ int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned
         fputc('\n', out);
         for (i = 0; i < n; ++i)
             fprintf(out, "|%*s ", c[i].width - 2, c[i].title);
-        fprintf(out, "| %s\n", r->cfg.title);
+        fputs("| ", out);
+        put_cell_text(out, r->cfg.title);
+        fputc('\n', out);
         for (i = 0; i < n; ++i) {
             fputc('|', out);
             repeat(out, '-', (size_t)c[i].width - 2);
@@ -212,28 +289,31 @@ int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned
         fputs("| :boom: ", out);
         put_code(out, r->cfg.name);
         fputs(" (iterations overflow. Maybe your code got optimized away?)\n", out);
-        return ferror(out) ? -1 : 0;
+        return end_row(out);
     }
 
     for (i = 0; i < n; ++i) {
-        int w = c[i].width - 2 - (int)strlen(c[i].suffix);
+        /* no value (a relative column whose first row has none): '-' alone */
+        const char *suffix = isfinite(c[i].value) ? c[i].suffix : "";
+        int w = c[i].width - 2 - (int)strlen(suffix);
         nb_format_number(num, sizeof(num), w, c[i].precision, c[i].value);
-        fprintf(out, "|%s%s ", num, c[i].suffix);
+        fprintf(out, "|%s%s ", num, suffix);
     }
     fputs("| ", out);
     err = nb_result_err(r, NB_ELAPSED);
     if (err >= 0.05 && !suppress_unstable) {
         double avg = nb_result_sum(r, NB_ITERATIONS) / (double)r->count;
+        double more = avg * 10 + 0.5;
         fputs(":wavy_dash: ", out);
         put_code(out, r->cfg.name);
         nb_format_number(num, sizeof(num), 1, 1, avg);
         fprintf(out, " (Unstable with ~%s iters. Increase `minEpochIterations` to e.g. %llu)",
-                num, (unsigned long long)(avg * 10 + 0.5));
+                num, more < 0x1p64 ? (unsigned long long)more : ULLONG_MAX);
     } else {
         put_code(out, r->cfg.name);
     }
     fputc('\n', out);
-    return ferror(out) ? -1 : 0;
+    return end_row(out);
 }
 
 /* ---- warnings ---- */
@@ -381,9 +461,8 @@ void nb_warnings_once(FILE *out, int caller_optimized)
 {
     static int printed;
     char buf[4096], rec[1024];
-    if (printed || !out)
+    if (!out || __atomic_exchange_n(&printed, 1, __ATOMIC_RELAXED))
         return;
-    printed = 1;
     if (nb_warnings_suppressed())
         return;
     if (nb_warnings_gather(buf, sizeof(buf), rec, sizeof(rec), caller_optimized) == 0)
@@ -395,9 +474,8 @@ void nb_perf_note_once(FILE *out, int err)
 {
     static int printed;
     char paranoid[32] = "unknown";
-    if (printed || !out)
+    if (!out || __atomic_exchange_n(&printed, 1, __ATOMIC_RELAXED))
         return;
-    printed = 1;
     if (nb_warnings_suppressed())
         return;
     read_line("/proc/sys/kernel/perf_event_paranoid", paranoid, sizeof(paranoid));

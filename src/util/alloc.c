@@ -24,7 +24,7 @@ void *util_malloc(size_t n)
         return NULL;
     p = malloc(n ? n : 1);
     if (p)
-        succeeded++;
+        __atomic_fetch_add(&succeeded, 1, __ATOMIC_RELAXED);
     return p;
 }
 
@@ -35,7 +35,7 @@ void *util_realloc(void *p, size_t n)
         return NULL;
     q = realloc(p, n ? n : 1);
     if (q)
-        succeeded++;
+        __atomic_fetch_add(&succeeded, 1, __ATOMIC_RELAXED);
     return q;
 }
 
@@ -58,5 +58,5 @@ void util_alloc_fail_after(long n)
 
 unsigned long util_alloc_count(void)
 {
-    return succeeded;
+    return __atomic_load_n(&succeeded, __ATOMIC_RELAXED);
 }

@@ -2,8 +2,10 @@
  *
  * It behaves as malloc/realloc/free, with one addition for tests: an allocator
  * can be told to fail, so a test can prove that every allocating function
- * returns -1 and leaves its object as it was. Not thread-safe by design: the
- * fail switch is a test-only global. */
+ * returns -1 and leaves its object as it was. The allocation functions may be
+ * called from several threads at once (the harness's users run one bench per
+ * thread); the fail switch is a test-only global, to be set only while a
+ * single thread allocates. */
 #ifndef UTIL_ALLOC_H
 #define UTIL_ALLOC_H
 
