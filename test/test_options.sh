@@ -51,6 +51,22 @@ for h in -help --help -h --h '-?' '--?'; do
     done
 done
 
+# -help runs the same checks as -list first: a bad value is an error whatever else is given.
+bad "-filter: invalid regular expression '('" -help -filter='('
+bad "-filter: no benchmark matches 'NoSuch'" -h -filter=NoSuch
+bad "-output-csv: cannot write" -help -output-csv=/nonexistent/dir/x.csv
+bad "-compare cannot be combined" -h -compare -asymptote=1
+good -help -filter=SHA1
+# Every occurrence of an option is checked, the last one wins: the same for each kind.
+bad "-filter: invalid regular expression '('" -list -filter='(' -filter=SHA1
+bad "-min-time: 'abc'" -list -min-time=abc -min-time=1
+good -list -filter=NoSuch -filter=SHA1
+[ "$(cat "$tmp/out")" = SHA1 ] || fail "the last -filter did not win: $(cat "$tmp/out")"
+
+# Messages stay one line whatever a value holds: control characters are escaped.
+bad "no benchmark matches 'SHA1\\nx'" -filter="$(printf 'SHA1\nx')"
+bad "'1\\t'" -list -asymptote="$(printf '1\t')"
+
 # ---- unknown options and malformed arguments ---------------------------------------------
 bad "unknown option '-bogus'" -bogus
 bad "unknown option '--bogus'" --bogus
@@ -215,7 +231,66 @@ good -filter=SipHash_32b -min-time=1 -output-json="$tmp/fifo"
 wait $reader
 [ -p "$tmp/fifo" ] || fail "-output-json replaced the FIFO"
 grep -q '"name": "SipHash_32b"' "$tmp/fifo.out" || fail "nothing came through the FIFO"
+# A FIFO nobody reads is an error before the run (after 5 s for a reader to come), not a
+# hang after it.
+timeout 60 "$prog" -filter=SipHash_32b -min-time=1 -output-json="$tmp/fifo" \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+checks=$((checks + 1))
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "a FIFO without a reader: exit $rc (124: it hung)"
+grep -q 'no process opened the FIFO for reading within 5 s' "$tmp/err" ||
+    fail "a FIFO without a reader: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "a FIFO without a reader: the benchmarks ran"
+# -list only checks it (opening it would end the reader's stream).
+good -list -filter=SipHash_32b -output-json="$tmp/fifo"
 rm -f "$tmp/fifo" "$tmp/fifo.out"
+
+# Two files are replaced together: when the second rename fails (here its target turns into
+# a directory during a 3 s run), the first is put back as it was and nothing is left.
+second_rename_fails() {
+    "$prog" -filter=SHA1 -min-time=3000 -no-pin -output-csv="$tmp/d/t.csv" \
+        -output-json="$tmp/d/t.json" >/dev/null 2>"$tmp/err" &
+    pid=$!
+    sleep 1
+    rm -f "$tmp/d/t.json" && mkdir "$tmp/d/t.json"
+    wait $pid
+    rc=$?
+    checks=$((checks + 1))
+    [ $rc -ne 0 ] || fail "a failed second rename exited 0"
+    grep -q 'no output file was changed' "$tmp/err" || fail "rollback message: $(cat "$tmp/err")"
+}
+echo old-csv >"$tmp/d/t.csv"
+echo old-json >"$tmp/d/t.json"
+second_rename_fails
+[ "$(cat "$tmp/d/t.csv")" = old-csv ] || fail "a failed second rename left the CSV replaced"
+[ "$(ls -A "$tmp/d" | sort | tr '\n' ' ')" = "t.csv t.json " ] ||
+    fail "files left after a rollback: $(ls -A "$tmp/d")"
+rm -rf "$tmp/d/t.csv" "$tmp/d/t.json"
+# ... and when the CSV was new, it is removed again.
+echo old-json >"$tmp/d/t.json"
+second_rename_fails
+[ "$(ls -A "$tmp/d")" = t.json ] || fail "a new CSV stayed after a rollback: $(ls -A "$tmp/d")"
+rm -rf "$tmp/d/t.json"
+
+# Another user's file in a sticky directory (/tmp-like) is writable but cannot be renamed
+# over: refused before the run (needs root to set up; run as nobody through setpriv).
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    mkdir "$tmp/sticky" && chmod 1777 "$tmp/sticky" && chmod 755 "$tmp"
+    echo root-file >"$tmp/sticky/shared.csv" && chmod 666 "$tmp/sticky/shared.csv"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$prog" -filter=SipHash_32b \
+        -min-time=1 -output-csv="$tmp/sticky/shared.csv" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    checks=$((checks + 1))
+    [ $rc -ne 0 ] || fail "another user's file in a sticky directory: exit 0"
+    grep -q "cannot replace '.*shared.csv': it belongs to another user" "$tmp/err" ||
+        fail "sticky directory: $(cat "$tmp/err")"
+    [ ! -s "$tmp/out" ] || fail "sticky directory: the benchmarks ran"
+    [ "$(cat "$tmp/sticky/shared.csv")" = root-file ] || fail "sticky directory: file changed"
+    [ "$(ls -A "$tmp/sticky")" = shared.csv ] || fail "sticky: files left: $(ls -A "$tmp/sticky")"
+    chmod 700 "$tmp"
+else
+    echo "not root or no setpriv: the sticky-directory check is skipped"
+fi
 
 # A failure after the run (the table cannot be written): no output file, no temporary.
 if [ -w /dev/full ]; then

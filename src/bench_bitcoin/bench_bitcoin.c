@@ -66,14 +66,41 @@ static const char csv_template[] =
     "{{#result}}{{name}},{{epochs}},{{average(iterations)}},{{sumProduct(iterations, elapsed)}},"
     "{{minimum(elapsed)}},{{maximum(elapsed)}},{{median(elapsed)}}\n{{/result}}";
 
+/* One line, whatever the user's values hold: control characters (a newline in a -filter
+ * value) are written as escapes, \n, \t, \r or \xHH. */
 void bench_error(const char *fmt, ...)
 {
+    char small[512], *msg = small;
+    const unsigned char *p;
     va_list ap;
-    fputs(PROG ": ", stderr);
+    int len;
+
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    len = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (len >= (int)sizeof small && (msg = util_malloc((size_t)len + 1)) != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)len + 1, fmt, ap);
+        va_end(ap);
+    }
+    if (!msg)
+        msg = small;   /* out of memory: the message cut short */
+    fputs(PROG ": ", stderr);
+    for (p = (const unsigned char *)msg; len > 0 && *p; p++) {
+        if (*p == '\n')
+            fputs("\\n", stderr);
+        else if (*p == '\t')
+            fputs("\\t", stderr);
+        else if (*p == '\r')
+            fputs("\\r", stderr);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(stderr, "\\x%02x", *p);
+        else
+            fputc(*p, stderr);
+    }
     fputc('\n', stderr);
+    if (msg != small)
+        util_free(msg);
 }
 
 void bench_out_of_memory(const char *name)
@@ -123,7 +150,8 @@ static void print_help(FILE *out)
         "                        iteration), print no table; for tests\n"
         "  -output-csv=<file>    also write the results as CSV (one row per result)\n"
         "  -output-json=<file>   also write the results as JSON (every epoch of every result)\n"
-        "  -help, -h, -?         print this help and exit\n"
+        "  -help, -h, -?         print this help and exit (once the other options given are\n"
+        "                        checked, as for -list)\n"
         "\n"
         "The default -min-time deviates from Core's 10 ms: on the 2-core VM this was tuned on,\n"
         "10 ms left 7-12 of the 16 rows at err% >= 1% even when the machine was idle (whole\n"
@@ -261,6 +289,17 @@ static int parse_args(int argc, char **argv, options *o)
             return -1;
         }
         if (IS("filter")) {
+            /* Checked here, every occurrence: a bad value is an error even when a later
+             * -filter replaces it, as for the numeric options. */
+            regex_t re;
+            int rc = regcomp(&re, value, REG_EXTENDED | REG_NOSUB);
+            if (rc != 0) {
+                char msg[256];
+                regerror(rc, &re, msg, sizeof msg);
+                bench_error("-filter: invalid regular expression '%s': %s", value, msg);
+                return -1;
+            }
+            regfree(&re);
             o->filter = value;
         } else if (IS("asymptote")) {
             util_free(o->asymptote);
@@ -600,11 +639,6 @@ int main(int argc, char **argv)
 
     if (parse_args(argc, argv, &o) != 0)
         goto done;
-    if (o.help) {
-        print_help(stdout);
-        status = 0;
-        goto flush;
-    }
     if (select_benchmarks(&o, &sel, &count) != 0)
         goto done;
     if (count == 0) {
@@ -626,10 +660,19 @@ int main(int argc, char **argv)
                    o.output_json);
         goto done;
     }
+    /* Temporaries for the files to write; for -list and -help a check of the directory only
+     * (a FIFO is then not opened: its reader would see an empty stream end). */
     for (i = 0; i < OUT_COUNT; i++)
-        if (outputs[i].target && out_open(&outputs[i]) != 0)
+        if (outputs[i].target && out_open(&outputs[i], !(o.list || o.help)) != 0)
             goto done;
 
+    /* -help after every check, like -list: a command line with a bad value is an error
+     * whatever else it asks for. */
+    if (o.help) {
+        print_help(stdout);
+        status = 0;
+        goto flush;
+    }
     if (o.list && o.compare) {
         sha256_autodetect();
         compare_notes();
@@ -669,9 +712,8 @@ int main(int argc, char **argv)
     if ((outputs[OUT_CSV].target && out_render(&outputs[OUT_CSV], csv_template, b) != 0)
         || (outputs[OUT_JSON].target && out_render(&outputs[OUT_JSON], nb_templ_json(), b) != 0))
         goto done;
-    for (i = 0; i < OUT_COUNT; i++)
-        if (outputs[i].target && out_commit(&outputs[i]) != 0)
-            goto done;
+    if (out_commit_all(outputs, OUT_COUNT) != 0)
+        goto done;
     status = 0;
 flush:
     if (fflush(stdout) != 0 || ferror(stdout)) {

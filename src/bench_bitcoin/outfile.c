@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The files whose temporaries must go if the program ends before committing them. The
@@ -68,13 +69,24 @@ static void remove_temps(void)
         drop_temp(tracked[i]);
 }
 
-/* Async-signal-safe: only unlink, then die of the same signal. */
+/* Async-signal-safe: only unlink and rename, then die of the same signal. A signal during
+ * out_commit_all undoes what it did: a replaced file's second link is renamed back over it
+ * (which does nothing when the target was not replaced yet: both names are the same file)
+ * and then removed; a file that did not exist before is removed again. */
 static void on_fatal_signal(int sig)
 {
     sig_atomic_t i;
-    for (i = 0; i < n_tracked; i++)
-        if (tracked[i]->tmp)
-            unlink(tracked[i]->tmp);
+    for (i = 0; i < n_tracked; i++) {
+        out_file *o = tracked[i];
+        if (o->tmp)
+            unlink(o->tmp);
+        if (o->old) {
+            rename(o->old, o->path);
+            unlink(o->old);
+        } else if (o->renamed && !o->exists) {
+            unlink(o->path);
+        }
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -151,6 +163,29 @@ static int own_descriptor(const char *target, const struct stat *st)
     return 0;
 }
 
+/* 0 when rename would refuse to replace o's existing file: its directory has the sticky bit
+ * (/tmp) and neither the file nor the directory is ours. Writable is not enough there. (Root
+ * may; capabilities short of root are not looked at.) */
+static int may_replace(const out_file *o)
+{
+    struct stat dst;
+    char *dir;
+    size_t len;
+    uid_t me = geteuid();
+    int sticky;
+    if (!o->exists || me == 0 || o->st.st_uid == me)
+        return 1;
+    len = (size_t)(strrchr(o->path, '/') - o->path);   /* path is absolute */
+    dir = util_malloc(len + 2);
+    if (!dir)
+        return 1;   /* cannot tell; the rename will say */
+    memcpy(dir, o->path, len ? len : 1);
+    dir[len ? len : 1] = '\0';
+    sticky = stat(dir, &dst) == 0 && (dst.st_mode & S_ISVTX) && dst.st_uid != me;
+    util_free(dir);
+    return !sticky;
+}
+
 /* Sets o->path (the target with its symbolic links resolved, or as given for a file written in
  * place), o->exists, o->st and o->direct, and checks that the target can be written; 0, or -1
  * after one error line. Creates nothing. */
@@ -201,6 +236,12 @@ int out_resolve(out_file *o)
         bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
         return -1;
     }
+    if (!o->direct && !may_replace(o)) {
+        bench_error("%s: cannot replace '%s': it belongs to another user, in a directory where "
+                    "only a file's owner may rename over it (sticky, like /tmp)", o->option,
+                    o->target);
+        return -1;
+    }
     return 0;
 }
 
@@ -216,9 +257,44 @@ int out_same(const out_file *a, const out_file *b)
     return strcmp(a->path, b->path) == 0;
 }
 
-/* Creates o's temporary file beside the (resolved) target; nothing for a device or FIFO,
- * which is opened when written. 0, or -1 after one error line. */
-int out_open(out_file *o)
+/* How long a FIFO may stay without a reader before the run (a reader started in the
+ * background just before the program may not have opened it yet). */
+#define FIFO_WAIT_MS 5000
+
+/* Opens a device or FIFO before the run, without blocking: a FIFO that no process reads would
+ * otherwise hang the program after the run, silently. A FIFO gets FIFO_WAIT_MS for its reader
+ * to appear. Blocking writes after that. */
+static int open_direct(out_file *o)
+{
+    int fd, flags, waited = 0;
+    while ((fd = open(o->path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY)) < 0
+           && errno == ENXIO && S_ISFIFO(o->st.st_mode) && waited < FIFO_WAIT_MS) {
+        struct timespec ms10 = {0, 10000000};
+        nanosleep(&ms10, NULL);
+        waited += 10;
+    }
+    if (fd < 0) {
+        if (errno == ENXIO && S_ISFIFO(o->st.st_mode))
+            bench_error("%s: cannot write '%s': no process opened the FIFO for reading within "
+                        "%d s", o->option, o->target, FIFO_WAIT_MS / 1000);
+        else
+            bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        return -1;
+    }
+    flags = fcntl(fd, F_GETFL);
+    if (flags == -1 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == -1
+        || !(o->f = fdopen(fd, "a"))) {
+        bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return 0;
+}
+
+/* Creates o's temporary file beside the (resolved) target. A device or FIFO is opened now when
+ * writing (open_direct); one of the process's own descriptors only when written. 0, or -1
+ * after one error line. */
+int out_open(out_file *o, int writing)
 {
     static const char tmp_name[] = ".bench_bitcoin.tmp.XXXXXX";
     size_t dir_len;
@@ -227,7 +303,7 @@ int out_open(out_file *o)
     int fd;
 
     if (o->direct)
-        return 0;
+        return writing && !o->own ? open_direct(o) : 0;
     if (track(o) != 0) {
         bench_error("%s: too many output files", o->option);
         return -1;
@@ -280,9 +356,9 @@ int out_open(out_file *o)
 int out_render(out_file *o, const char *tmpl, const nb_bench *b)
 {
     int rc, err = 0;
-    /* Appending: the same as writing for a device or FIFO, and after the table for a file
-     * that is also stdout. */
-    if (o->direct && !(o->f = fopen(o->path, "a"))) {
+    /* Appending: after the table for a file that is also stdout (a device or FIFO is open
+     * already). */
+    if (o->direct && !o->f && !(o->f = fopen(o->path, "a"))) {
         bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
         return -1;
     }
@@ -300,22 +376,106 @@ int out_render(out_file *o, const char *tmpl, const nb_bench *b)
     return 0;
 }
 
-int out_commit(out_file *o)
+/* A second link to o's existing file, for out_commit_all to bring it back: a fresh name
+ * beside it, reserved by mkstemp and freed again for link. The name is published before the
+ * link exists, so a signal never leaves it behind. 0, or -1 when the file system will not
+ * link (then the file is replaced without a way back). */
+static int link_old(out_file *o)
 {
-    if (o->direct)
-        return 0;
-    if (rename(o->tmp, o->path) != 0) {
-        bench_error("%s: cannot rename the temporary file to '%s': %s", o->option, o->target,
-                   strerror(errno));
+    static const char old_name[] = ".bench_bitcoin.old.XXXXXX";
+    size_t dir_len = (size_t)(strrchr(o->path, '/') - o->path) + 1;   /* path is absolute */
+    char *name = util_malloc(dir_len + sizeof old_name);
+    int tries;
+    if (!name)
         return -1;
+    for (tries = 0; tries < 8; tries++) {
+        int fd;
+        memcpy(name, o->path, dir_len);
+        memcpy(name + dir_len, old_name, sizeof old_name);
+        fd = mkstemp(name);
+        if (fd < 0)
+            break;
+        close(fd);
+        unlink(name);
+        SIGNAL_FENCE();
+        o->old = name;
+        SIGNAL_FENCE();
+        if (link(o->path, name) == 0)
+            return 0;
+        SIGNAL_FENCE();
+        o->old = NULL;
+        SIGNAL_FENCE();
+        if (errno != EEXIST)   /* EEXIST: someone took the name in between; another */
+            break;
     }
-    util_free(take_tmp(o));
-    return 0;
+    util_free(name);
+    return -1;
+}
+
+/* Removes o's second link (if it is still there: a restore consumed it) and forgets it. */
+static void drop_old(out_file *o)
+{
+    char *name = o->old;
+    if (!name)
+        return;
+    unlink(name);
+    SIGNAL_FENCE();
+    o->old = NULL;
+    SIGNAL_FENCE();
+    util_free(name);
+}
+
+int out_commit_all(out_file *files, size_t n)
+{
+    out_file *order[OUT_TRACK_MAX];
+    size_t m = 0, done, i;
+    int err = 0, lost = 0;
+
+    /* Files that can be brought back (new ones, and replaced ones with a second link) are
+     * renamed first; an existing file the file system would not link, last. */
+    for (i = 0; i < n && m < OUT_TRACK_MAX; i++)
+        if (files[i].target && !files[i].direct && files[i].tmp
+            && (!files[i].exists || link_old(&files[i]) == 0))
+            order[m++] = &files[i];
+    for (i = 0; i < n && m < OUT_TRACK_MAX; i++)
+        if (files[i].target && !files[i].direct && files[i].tmp && files[i].exists
+            && !files[i].old)
+            order[m++] = &files[i];
+
+    for (done = 0; done < m; done++) {
+        out_file *o = order[done];
+        if (rename(o->tmp, o->path) != 0) {
+            err = errno;
+            break;
+        }
+        o->renamed = 1;
+        util_free(take_tmp(o));
+    }
+    if (done < m) {
+        for (i = 0; i < done; i++) {
+            out_file *o = order[i];
+            if (o->old ? rename(o->old, o->path) != 0
+                       : o->exists ? 1 : unlink(o->path) != 0)
+                lost = 1;
+            o->renamed = 0;
+        }
+        bench_error("%s: cannot rename the temporary file to '%s': %s (%s)", order[done]->option,
+                    order[done]->target, strerror(err),
+                    lost ? "the other output file was already replaced and could not be restored"
+                         : "no output file was changed");
+    }
+    for (i = 0; i < m; i++) {
+        drop_old(order[i]);
+        order[i]->renamed = 0;
+    }
+    return done < m ? -1 : 0;
 }
 
 void out_release(out_file *o)
 {
     drop_temp(o);
+    drop_old(o);
+    o->renamed = 0;
     util_free(o->path);
     o->path = NULL;
     o->exists = 0;

@@ -3,15 +3,18 @@
  * An output file. The target's symbolic links are resolved first, so that the file written is
  * the one they point to. A regular file (or a new one) is written as a temporary beside it,
  * created up front (so an unwritable place fails before anything runs) and renamed over it at
- * the end: readers see the old file or the whole new one. A character device or a FIFO
- * (/dev/null, a pipe to another program) cannot be replaced: it is written in place at the
- * end, appended to; so is whatever one of the process's own descriptors names (/dev/stdout,
- * /dev/fd/N), which the shell may have opened on a regular file. */
+ * the end: readers see the old file or the whole new one; with two files, a failed second
+ * rename undoes the first. A character device or a FIFO (/dev/null, a pipe to another
+ * program) cannot be replaced: it is opened before the run (a FIFO nobody reads is an error,
+ * not a hang) and appended to at the end; so is whatever one of the process's own descriptors
+ * names (/dev/stdout, /dev/fd/N), which the shell may have opened on a regular file, opened
+ * only at the end. */
 #ifndef BENCH_BITCOIN_OUTFILE_H
 #define BENCH_BITCOIN_OUTFILE_H
 
 #include "bench/nanobench.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -24,6 +27,8 @@ typedef struct {
     int direct;              /* a device, FIFO or own descriptor: written in place */
     int own;                 /* one of the process's descriptors (/dev/stdout, ...) */
     char *tmp;               /* NULL once renamed or removed */
+    char *old;               /* while committing: a second link to the file replaced */
+    volatile sig_atomic_t renamed; /* tmp was renamed over path (rolled back on failure) */
     FILE *f;
 } out_file;
 
@@ -36,18 +41,21 @@ int out_resolve(out_file *o);
  * character device (/dev/null twice) is not. */
 int out_same(const out_file *a, const out_file *b);
 
-/* Creates o's temporary file beside the resolved target (nothing for a device or FIFO, which
- * out_render opens); 0, or -1 after one error line. From the first call on, the temporaries
- * are removed at exit and on SIGINT, SIGTERM, SIGHUP and SIGPIPE unless committed. o must
- * stay valid until the program ends (static storage). */
-int out_open(out_file *o);
+/* Creates o's temporary file beside the resolved target; for a device or FIFO, opens it when
+ * writing is 1 (with writing 0, for -list, only the checks are made). 0, or -1 after one
+ * error line. From the first call on, the temporaries are removed at exit and on SIGINT,
+ * SIGTERM, SIGHUP and SIGPIPE unless committed. o must stay valid until the program ends
+ * (static storage). */
+int out_open(out_file *o, int writing);
 
 /* Renders tmpl over b's results into o and closes it; 0, or -1 after one error line. */
 int out_render(out_file *o, const char *tmpl, const nb_bench *b);
 
-/* Renames o's temporary over the target (nothing for a device or FIFO); 0, or -1 after one
- * error line. */
-int out_commit(out_file *o);
+/* Renames the temporaries of files[0 .. n) (those with a target) over their targets, all or
+ * none: when one rename fails, the ones before it are undone (a replaced file comes back
+ * through a second link made first; a new one is removed). Devices and FIFOs were written in
+ * place already. 0, or -1 after one error line. */
+int out_commit_all(out_file *files, size_t n);
 
 /* Closes o, removes its temporary if it still has one and frees what o holds; o can then be
  * resolved again. Safe on an o that was never opened. */
