@@ -1235,6 +1235,132 @@ static void test_add_alloc_failure(void) {
  * test_add_alloc_failure: capacity a failed add reserved would hide later
  * points), the add made to fail there, and then no trace of it: p is refused
  * while a child is in and accepted once all have left. */
+/* Many absent parents, each spent by one or more children (up to three
+ * indices of one parent in one child): removing the children in random
+ * order, a parent is refused while any child of it is in and accepted after;
+ * the per-txid records move when one is freed, which this exercises. Then a
+ * wide parent's children leave one by one in random order: the parent's
+ * descendant state and the remaining children's links stay exact. */
+static void test_outside_records_and_wide_parent(void) {
+    enum { PARENTS = 40, WIDE = 300 };
+    mempool *pool = mempool_new(NULL);
+    byte_stream s;
+    mempool_outpoint o, ins[3];
+    mempool_tx parents[PARENTS], kids[2 * PARENTS], root, wide[WIDE];
+    size_t order[2 * PARENTS], i, j, removed, n_kids = 0, left[PARENTS];
+    mempool_entry_info info;
+    if (!CHECK(pool != NULL)) {
+        return;
+    }
+    stream_init(&s);
+    for (i = 0; i < PARENTS; i++) {
+        size_t nk = 1 + i % 2, k;
+        check_rng_fill(&o, sizeof(o));
+        make_tx(&parents[i], &s, &o, 1, 8, 100);
+        left[i] = nk;
+        for (k = 0; k < nk; k++) {
+            size_t nin = 1 + (i + k) % 3, m;
+            for (m = 0; m < nin; m++) {
+                spend(&ins[m], &parents[i], (uint32_t)(k * 3 + m));
+            }
+            make_tx(&kids[n_kids], &s, ins, nin, 1, 10);
+            CHECK(mempool_add(pool, &kids[n_kids]) == MEMPOOL_OK);
+            order[n_kids] = n_kids;
+            n_kids++;
+        }
+    }
+    for (i = n_kids; i > 1; i--) { /* shuffle */
+        j = (size_t)check_rng_below(i);
+        size_t t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    for (i = 0; i < n_kids; i++) {
+        size_t kid = order[i], par = 0, k;
+        /* the kid's parent: the one whose txid its first input names */
+        for (k = 0; k < PARENTS; k++) {
+            if (memcmp(kids[kid].vin[0].prevout.txid, parents[k].txid, 32) == 0) {
+                par = k;
+            }
+        }
+        CHECK(mempool_add(pool, &parents[par]) == MEMPOOL_ERR_HAS_CHILDREN);
+        CHECK(mempool_remove(pool, kids[kid].txid, &removed) == MEMPOOL_OK && removed == 1);
+        left[par]--;
+        CHECK(mempool_add(pool, &parents[par]) ==
+              (left[par] ? MEMPOOL_ERR_HAS_CHILDREN : MEMPOOL_OK));
+        if (!left[par]) {
+            CHECK(mempool_remove(pool, parents[par].txid, &removed) == MEMPOOL_OK);
+        }
+        for (k = 0; k < PARENTS; k++) { /* every other parent as it should be */
+            if (left[k]) {
+                CHECK(mempool_add(pool, &parents[k]) == MEMPOOL_ERR_HAS_CHILDREN);
+            }
+        }
+    }
+    CHECK(mempool_count(pool) == 0);
+
+    check_rng_fill(&o, sizeof(o));
+    make_tx(&root, &s, &o, 1, WIDE, 1000);
+    CHECK(mempool_add(pool, &root) == MEMPOOL_OK);
+    for (i = 0; i < WIDE; i++) {
+        spend(&ins[0], &root, (uint32_t)i);
+        make_tx(&wide[i], &s, ins, 1, 1, 10 + (int64_t)i);
+        CHECK(mempool_add(pool, &wide[i]) == MEMPOOL_OK);
+    }
+    {
+        size_t perm[WIDE], gone = 0;
+        int64_t fees = 1000;
+        const mempool_tx *desc[WIDE];
+        unsigned char present[WIDE];
+        memset(present, 1, sizeof present);
+        for (i = 0; i < WIDE; i++) {
+            perm[i] = i;
+            fees += 10 + (int64_t)i;
+        }
+        for (i = WIDE; i > 1; i--) {
+            j = (size_t)check_rng_below(i);
+            size_t t = perm[i - 1];
+            perm[i - 1] = perm[j];
+            perm[j] = t;
+        }
+        /* two thirds leave one by one, then the root takes the rest with it */
+        for (i = 0; i < 2 * WIDE / 3; i++) {
+            CHECK(mempool_remove(pool, wide[perm[i]].txid, &removed) == MEMPOOL_OK &&
+                  removed == 1);
+            present[perm[i]] = 0;
+            gone++;
+            fees -= 10 + (int64_t)perm[i];
+            CHECK(mempool_lookup(pool, root.txid, &info) == 0);
+            CHECK(info.descendant_count == 1 + WIDE - gone && info.descendant_fees == fees);
+            if (i % 37 == 0) { /* the links of those left: exactly the children left */
+                size_t count = 0, k, ok = 1;
+                CHECK(mempool_descendants(pool, root.txid, desc, WIDE, &count) == 0 &&
+                      count == WIDE - gone);
+                for (k = 0; k < count && k < WIDE; k++) {
+                    size_t w = (size_t)(desc[k] - wide);
+                    ok &= w < WIDE && present[w];
+                }
+                CHECK(ok);
+            }
+        }
+        CHECK(mempool_remove(pool, root.txid, &removed) == MEMPOOL_OK &&
+              removed == 1 + WIDE - gone);
+    }
+    CHECK(mempool_count(pool) == 0);
+    for (i = 0; i < PARENTS; i++) {
+        mempool_tx_destroy(&parents[i]);
+    }
+    for (i = 0; i < n_kids; i++) {
+        mempool_tx_destroy(&kids[i]);
+    }
+    for (i = 0; i < WIDE; i++) {
+        mempool_tx_destroy(&wide[i]);
+    }
+    mempool_tx_destroy(&root);
+    stream_destroy(&s);
+    mempool_free(pool);
+}
+
 static void test_outside_alloc_failure(void) {
     enum { KIDS = 20 };
     uint64_t salt[2] = {3, 4};
@@ -1339,6 +1465,7 @@ int main(int argc, char **argv) {
     test_trim_order();
     test_fee_limits();
     test_late_parent();
+    test_outside_records_and_wide_parent();
     for (i = 0; i < 6; i++) {
         test_model_random();
     }

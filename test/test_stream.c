@@ -248,6 +248,19 @@ static void test_bytes_and_view(void)
     CHECK(stream_reserve(&s, 5) == 0 && s.capacity == n);
     CHECK(stream_reserve(&s, n + 1) == 0 && s.capacity == n + 1);
     stream_destroy(&s);
+
+    /* Appending the stream's own bytes, with the buffer full so that the
+     * write moves it (it read freed memory; ASan saw it): all of them, and a
+     * part from the middle. */
+    stream_init(&s);
+    CHECK(stream_write(&s, buf, 64) == 0 && s.capacity == 64);
+    CHECK(stream_write(&s, s.data, s.size) == 0);
+    CHECK(s.size == 128 && memcmp(s.data, buf, 64) == 0 && memcmp(s.data + 64, buf, 64) == 0);
+    CHECK(stream_reserve(&s, s.size) == 0);
+    n = s.capacity;
+    CHECK(stream_write(&s, s.data + 10, 20) == 0 && s.capacity > n);
+    CHECK(s.size == 148 && memcmp(s.data + 128, buf + 10, 20) == 0);
+    stream_destroy(&s);
 }
 
 static void test_views_and_seek(void)

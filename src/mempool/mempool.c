@@ -14,11 +14,14 @@
  *   is visited iff its mark equals it. No set, no clearing.
  * - The hash tables are open-addressed (linear probing, load <= 1/2,
  *   backward-shift deletion) with the 64-bit SipHash stored in the slot, so a
- *   probe compares keys only when the hashes agree. A third table holds the
- *   inputs whose parent txid is not in the pool, keyed by that txid, so that
- *   an add learns with one probe whether any entry spends any of its outputs
- *   (any index, even one it lacks), which is what refuses a parent that comes
- *   after its child.
+ *   probe compares keys only when the hashes agree. A third table holds, per
+ *   txid that is not in the pool but that inputs in the pool spend, how many
+ *   such inputs there are, so that an add learns with one probe whether any
+ *   entry spends any of its outputs (any index, even one it lacks), which is
+ *   what refuses a parent that comes after its child. (One record per txid,
+ *   not per input: a thousand inputs spending one confirmed transaction's
+ *   outputs would otherwise share one home slot and make a probe run of a
+ *   thousand.)
  * - Fees: each is at most MAX_MONEY and the pool's total at most INT64_MAX,
  *   so no ancestor or descendant fee sum (a sum over part of the pool) can
  *   wrap. Sizes are 32-bit and entries fewer than 2^32, so no size sum (at
@@ -74,8 +77,9 @@ typedef struct {
 
 typedef struct {
     uint64_t hash;
-    uint32_t entry; /* NONE: empty */
-    uint32_t aux;   /* input index in the spent-outpoint table, 0 in the txid table */
+    uint32_t entry; /* NONE: empty; in the outside table, the record's index */
+    uint32_t aux;   /* input index in the spent-outpoint table, 0 in the txid table,
+                     * the number of inputs spending that txid in the outside table */
 } slot;
 
 typedef struct {
@@ -89,7 +93,9 @@ struct mempool {
     /* Per slot, e_cap allocated, e_len ever used. */
     entry *e;
     uint32_t *mark;       /* epoch of the last walk that visited the slot */
-    idx_vec *par, *chi;   /* in-pool parents and children */
+    idx_vec *par, *chi;   /* in-pool parents and children; par holds pairs
+                           * (parent, this entry's index in the parent's chi)
+                           * so that a child leaves its parent in O(1) */
     idx_vec *anc;         /* all in-pool ancestors (see remove_closure) */
     hot *h;
     unsigned char *rm;    /* member of the closure being removed */
@@ -98,13 +104,16 @@ struct mempool {
     size_t count;
     uint64_t total_size;
     uint64_t total_fees;  /* <= INT64_MAX (mempool_add refuses more) */
-    /* txid -> its entry; outpoint -> the entry spending it; outside: one item
-     * (entry, input index) per input whose parent txid was not in the pool
-     * when the entry was added, keyed by that txid. An input stays outside
-     * for as long as its entry is in the pool: its parent cannot come in
-     * after it (HAS_CHILDREN), and an in-pool parent leaves only with its
-     * children. */
+    /* txid -> its entry; outpoint -> the entry spending it; outside: per
+     * txid not in the pool that inputs of entries spend, a record (its txid
+     * in otxid, densely packed) and the number of such inputs. An input stays
+     * outside for as long as its entry is in the pool: its parent cannot come
+     * in after it (HAS_CHILDREN), and an in-pool parent leaves only with its
+     * children; so an outside record for a txid never coexists with that
+     * txid's entry. */
     table txids, spent, outside;
+    unsigned char (*otxid)[32];
+    uint32_t otxid_n, otxid_cap;
     /* Walk buffers and the heap: room for as many indices as entries. */
     uint32_t *heap, *work1, *work2;
     uint32_t heap_cap, work1_cap, work2_cap;
@@ -198,18 +207,6 @@ static void table_erase(table *t, uint64_t hash, uint32_t ent, uint32_t aux) {
     table_erase_at(t, i);
 }
 
-/* table_erase for an item that may be absent: 1 when it was there, else 0. */
-static int table_erase_if_present(table *t, uint64_t hash, uint32_t ent, uint32_t aux) {
-    size_t mask = t->cap - 1, i = (size_t)hash & mask;
-    for (; t->s[i].entry != NONE; i = (i + 1) & mask) {
-        if (t->s[i].entry == ent && t->s[i].aux == aux) {
-            table_erase_at(t, i);
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static uint32_t find_txid(const mempool *p, const unsigned char txid[32], uint64_t hash) {
     size_t mask, i;
     if (p->txids.cap == 0) {
@@ -245,22 +242,61 @@ static uint32_t find_spender(const mempool *p, const unsigned char txid[32], uin
     return NONE;
 }
 
-/* 1 when an entry has an input spending any output of txid (hashed with
- * hash_txid) while txid is not in the pool. */
-static int spent_outside(const mempool *p, const unsigned char txid[32], uint64_t hash) {
+/* The outside table's slot for txid (hashed with hash_txid), or SIZE_MAX:
+ * present when an entry has an input spending any output of txid while txid
+ * is not in the pool. */
+static size_t find_outside(const mempool *p, const unsigned char txid[32], uint64_t hash) {
     size_t mask, i;
     if (p->outside.used == 0) {
-        return 0;
+        return SIZE_MAX;
     }
     mask = p->outside.cap - 1;
     for (i = (size_t)hash & mask; p->outside.s[i].entry != NONE; i = (i + 1) & mask) {
         const slot *s = &p->outside.s[i];
-        if (s->hash == hash &&
-            memcmp(p->e[s->entry].tx->vin[s->aux].prevout.txid, txid, 32) == 0) {
-            return 1;
+        if (s->hash == hash && memcmp(p->otxid[s->entry], txid, 32) == 0) {
+            return i;
         }
     }
-    return 0;
+    return SIZE_MAX;
+}
+
+static int spent_outside(const mempool *p, const unsigned char txid[32], uint64_t hash) {
+    return find_outside(p, txid, hash) != SIZE_MAX;
+}
+
+/* One more input spends txid from outside the pool. Room for a new record and
+ * slot was reserved by the caller. */
+static void outside_add(mempool *p, const unsigned char txid[32], uint64_t hash) {
+    size_t i = find_outside(p, txid, hash);
+    if (i != SIZE_MAX) {
+        p->outside.s[i].aux++;
+        return;
+    }
+    memcpy(p->otxid[p->otxid_n], txid, 32);
+    table_put(&p->outside, hash, p->otxid_n++, 1);
+}
+
+/* One input fewer spends txid from outside; 1 when txid had a record (so the
+ * input was one of those), else 0. The last record moves into a freed one's
+ * place, keeping them dense. */
+static int outside_release(mempool *p, const unsigned char txid[32], uint64_t hash) {
+    size_t i = find_outside(p, txid, hash);
+    uint32_t r, last;
+    if (i == SIZE_MAX) {
+        return 0;
+    }
+    if (--p->outside.s[i].aux > 0) {
+        return 1;
+    }
+    r = p->outside.s[i].entry;
+    table_erase_at(&p->outside, i);
+    last = --p->otxid_n;
+    if (r != last) {
+        uint64_t lh = siphash_uint256(p->k0, p->k1, p->otxid[last]);
+        memcpy(p->otxid[r], p->otxid[last], 32);
+        p->outside.s[find_outside(p, p->otxid[r], lh)].entry = r;
+    }
+    return 1;
 }
 
 static uint64_t hash_txid(const mempool *p, const unsigned char txid[32]) {
@@ -298,16 +334,31 @@ static int reserve_u32(uint32_t **v, uint32_t *cap, size_t need) {
     return 0;
 }
 
-/* Removes x from v (which holds it), not keeping the order. */
-static void vec_remove(idx_vec *v, uint32_t x) {
-    uint32_t i;
-    for (i = 0; i < v->n; i++) {
-        if (v->v[i] == x) {
-            v->v[i] = v->v[--v->n];
-            return;
-        }
+/* Room for n outside records. 0 or -1 (unchanged). */
+static int reserve_otxid(mempool *p, size_t n) {
+    size_t c;
+    unsigned char (*nv)[32];
+    if (n <= p->otxid_cap) {
+        return 0;
     }
+    if (n > NONE - 1) {
+        return -1;
+    }
+    c = p->otxid_cap ? (size_t)p->otxid_cap * 2 : 16;
+    if (c < n) {
+        c = n;
+    }
+    if (c > NONE - 1) {
+        c = NONE - 1;
+    }
+    if ((nv = util_realloc(p->otxid, c * 32)) == NULL) {
+        return -1;
+    }
+    p->otxid = nv;
+    p->otxid_cap = (uint32_t)c;
+    return 0;
 }
+
 
 /* ---- eviction heap --------------------------------------------------------- */
 
@@ -479,6 +530,7 @@ void mempool_free(mempool *pool) {
     util_free(pool->txids.s);
     util_free(pool->spent.s);
     util_free(pool->outside.s);
+    util_free(pool->otxid);
     util_free(pool->heap);
     util_free(pool->work1);
     util_free(pool->work2);
@@ -603,9 +655,10 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
     }
     /* outside.used + nout cannot overflow: outside.used <= spent.used, and
      * nout <= vin_count <= SIZE_MAX / 2 - spent.used (checked above). */
-    if (reserve_u32(&p->par[xi].v, &p->par[xi].cap, np) != 0 ||
+    if (reserve_u32(&p->par[xi].v, &p->par[xi].cap, 2 * (size_t)np) != 0 ||
         reserve_u32(&p->anc[xi].v, &p->anc[xi].cap, qn) != 0 ||
-        table_reserve(&p->outside, p->outside.used + nout) != 0) {
+        table_reserve(&p->outside, p->outside.used + nout) != 0 ||
+        reserve_otxid(p, (size_t)p->otxid_n + nout) != 0) {
         return MEMPOOL_ERR_NOMEM;
     }
     for (i = 0; i < np; i++) {
@@ -645,7 +698,7 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
         const unsigned char *pt = tx->vin[k].prevout.txid;
         uint64_t ph = hash_txid(p, pt);
         if (find_txid(p, pt, ph) == NONE) {
-            table_put(&p->outside, ph, xi, (uint32_t)k);
+            outside_add(p, pt, ph);
             nout--;
         }
     }
@@ -661,7 +714,8 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
     p->par[xi].n = np;
     for (i = 0; i < np; i++) {
         idx_vec *c = &p->chi[p->work1[i]];
-        p->par[xi].v[i] = p->work1[i];
+        p->par[xi].v[2 * i] = p->work1[i];
+        p->par[xi].v[2 * i + 1] = c->n;
         c->v[c->n++] = xi;
     }
     /* Each ancestor gains the new entry as a descendant. */
@@ -686,6 +740,25 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
     p->total_fees += xh->fee;
     p->heap_valid = 0;
     return MEMPOOL_OK;
+}
+
+/* Removes the child at index i of parent's child list: the last child takes
+ * its place, and the moved child's record of its index there is updated (a
+ * scan of its own parents, few: a search of the parent's children instead
+ * made removing the children of a wide parent one by one quadratic). */
+static void unlink_child(mempool *p, uint32_t parent, uint32_t i) {
+    idx_vec *c = &p->chi[parent];
+    uint32_t moved = c->v[--c->n], k;
+    if (i < c->n) {
+        idx_vec *mp = &p->par[moved];
+        c->v[i] = moved;
+        for (k = 0; k < mp->n; k++) {
+            if (mp->v[2 * k] == parent) {
+                mp->v[2 * k + 1] = i;
+                break;
+            }
+        }
+    }
 }
 
 /* ---- removal ----------------------------------------------------------------- */
@@ -765,18 +838,20 @@ static size_t remove_closure(mempool *p, uint32_t root) {
         const idx_vec *pv = &p->par[xi];
         size_t k;
         for (j = 0; j < pv->n; j++) {
-            if (!p->rm[pv->v[j]]) {
-                vec_remove(&p->chi[pv->v[j]], xi);
+            if (!p->rm[pv->v[2 * j]]) {
+                unlink_child(p, pv->v[2 * j], pv->v[2 * j + 1]);
             }
         }
         for (k = 0; k < x->tx->vin_count; k++) {
             table_erase(&p->spent, hash_outpoint(p, &x->tx->vin[k].prevout), xi, (uint32_t)k);
         }
         /* Which inputs are outside is not stored, only how many: try each
-         * until all are gone (none to try for most entries). */
+         * until all are gone (none to try for most entries). An input whose
+         * parent txid has an outside record is one of them: that record and an
+         * in-pool parent with that txid never coexist. */
         for (k = 0, j = x->n_outside; j > 0 && k < x->tx->vin_count; k++) {
-            j -= (uint32_t)table_erase_if_present(
-                &p->outside, hash_txid(p, x->tx->vin[k].prevout.txid), xi, (uint32_t)k);
+            const unsigned char *pt = x->tx->vin[k].prevout.txid;
+            j -= (uint32_t)outside_release(p, pt, hash_txid(p, pt));
         }
         table_erase(&p->txids, x->txid_hash, xi, 0);
         if (heap) {

@@ -85,11 +85,16 @@ static int stream_room(byte_stream *s, size_t n)
 
 int stream_write(byte_stream *s, const void *data, size_t n)
 {
+    /* data may lie in s's own buffer, which growing may move: keep its offset
+     * (compared as integers: pointers into different objects may not be). */
+    uintptr_t d = (uintptr_t)data, b = (uintptr_t)s->data;
+    int inside = s->data && d >= b && d < b + s->capacity;
+    size_t off = inside ? (size_t)(d - b) : 0;
     if (n == 0)
         return 0;
     if (stream_room(s, n) != 0)
         return -1;
-    memcpy(s->data + s->size, data, n);
+    memmove(s->data + s->size, inside ? s->data + off : (const unsigned char *)data, n);
     s->size += n;
     return 0;
 }

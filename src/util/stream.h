@@ -51,8 +51,9 @@ size_t stream_remaining(const byte_stream *s);
  * out (stream unchanged). */
 int stream_reserve(byte_stream *s, size_t n);
 
-/* Appends n bytes from data (data may be NULL when n is 0). 0, or -1 when
- * memory runs out or size + n overflows (stream unchanged). */
+/* Appends n bytes from data (data may be NULL when n is 0; it may point into
+ * s's own bytes). 0, or -1 when memory runs out or size + n overflows (stream
+ * unchanged). */
 int stream_write(byte_stream *s, const void *data, size_t n);
 
 /* Appends n bytes left for the caller to fill and returns a pointer to them,
