@@ -44,13 +44,22 @@ static void detect(cpu_features *f)
 }
 #endif
 
+/* Detected once, by the first caller; a caller arriving meanwhile waits for
+ * it (0: not started, 1: detecting, 2: done). */
 const cpu_features *cpu_features_get(void)
 {
     static cpu_features features;
-    static int done;
-    if (!done) {
-        detect(&features);
-        done = 1;
+    static int state;
+    int expected = 0;
+    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2) {
+        if (__atomic_compare_exchange_n(&state, &expected, 1, 0, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_ACQUIRE)) {
+            detect(&features);
+            __atomic_store_n(&state, 2, __ATOMIC_RELEASE);
+        } else {
+            while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
+                ;
+        }
     }
     return &features;
 }

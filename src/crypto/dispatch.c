@@ -445,12 +445,12 @@ static unsigned sha256_best(void)
     return use;
 }
 
-size_t sha256_impl_list(const char **names, size_t cap)
+static size_t sha256_impl_list_unlocked(const char **names, size_t cap)
 {
     return list_usable(N_SHA256, sha256_name, sha256_usable, names, cap);
 }
 
-int sha256_impl_force(const char *name)
+static int sha256_impl_force_unlocked(const char *name)
 {
     int i;
     if (name != NULL && strcmp(name, "auto") == 0) {
@@ -464,7 +464,7 @@ int sha256_impl_force(const char *name)
     return 0;
 }
 
-const char *sha256_impl_current(void)
+static const char *sha256_impl_current_unlocked(void)
 {
     return sha256_desc;
 }
@@ -474,12 +474,12 @@ const char *sha256_impl_current(void)
 static const char *sha1_desc = "standard";
 static const char *sha512_desc = "standard";
 
-size_t sha1_impl_list(const char **names, size_t cap)
+static size_t sha1_impl_list_unlocked(const char **names, size_t cap)
 {
     return list_usable(N_SHA1, sha1_name, sha1_usable, names, cap);
 }
 
-int sha1_impl_force(const char *name)
+static int sha1_impl_force_unlocked(const char *name)
 {
     int i = find_usable(N_SHA1, sha1_name, sha1_usable, name);
     if (i < 0)
@@ -489,17 +489,17 @@ int sha1_impl_force(const char *name)
     return 0;
 }
 
-const char *sha1_impl_current(void)
+static const char *sha1_impl_current_unlocked(void)
 {
     return sha1_desc;
 }
 
-size_t sha512_impl_list(const char **names, size_t cap)
+static size_t sha512_impl_list_unlocked(const char **names, size_t cap)
 {
     return list_usable(N_SHA512, sha512_name, sha512_usable, names, cap);
 }
 
-int sha512_impl_force(const char *name)
+static int sha512_impl_force_unlocked(const char *name)
 {
     int i = find_usable(N_SHA512, sha512_name, sha512_usable, name);
     if (i < 0)
@@ -509,15 +509,69 @@ int sha512_impl_force(const char *name)
     return 0;
 }
 
-const char *sha512_impl_current(void)
+static const char *sha512_impl_current_unlocked(void)
 {
     return sha512_desc;
 }
 
+static const char *sha256_autodetect_unlocked(void)
+{
+    sha256_impl_force_unlocked("auto");
+    sha1_impl_force_unlocked("auto");
+    sha512_impl_force_unlocked("auto");
+    return sha256_desc;
+}
+
+/* ---- the public functions: one at a time --------------------------------- */
+
+/* Every function here runs under one lock: self-tests share buffers and the
+ * chain being built, and the verdicts and descriptions are shared state, so
+ * two threads detecting at once (a program's first call may come from any
+ * thread) would otherwise refuse working variants or read past a test buffer.
+ * A spin lock on a GCC/clang builtin: held for the self-tests at most, and no
+ * pthread dependency. */
+static char dispatch_lock;
+
+static void lock(void)
+{
+    while (__atomic_test_and_set(&dispatch_lock, __ATOMIC_ACQUIRE))
+        ;
+}
+
+static void unlock(void)
+{
+    __atomic_clear(&dispatch_lock, __ATOMIC_RELEASE);
+}
+
+#define LOCKED(type, call) \
+    do { \
+        type r_; \
+        lock(); \
+        r_ = call; \
+        unlock(); \
+        return r_; \
+    } while (0)
+
+/* The list, force and current functions of one hash, each under the lock. */
+#define LOCKED_IMPL_FUNCTIONS(hash) \
+    size_t hash##_impl_list(const char **names, size_t cap) \
+    { \
+        LOCKED(size_t, hash##_impl_list_unlocked(names, cap)); \
+    } \
+    int hash##_impl_force(const char *name) \
+    { \
+        LOCKED(int, hash##_impl_force_unlocked(name)); \
+    } \
+    const char *hash##_impl_current(void) \
+    { \
+        LOCKED(const char *, hash##_impl_current_unlocked()); \
+    }
+
+LOCKED_IMPL_FUNCTIONS(sha256)
+LOCKED_IMPL_FUNCTIONS(sha1)
+LOCKED_IMPL_FUNCTIONS(sha512)
+
 const char *sha256_autodetect(void)
 {
-    sha256_impl_force("auto");
-    sha1_impl_force("auto");
-    sha512_impl_force("auto");
-    return sha256_desc;
+    LOCKED(const char *, sha256_autodetect_unlocked());
 }

@@ -4,8 +4,9 @@
  * each hash to the fastest variant that this build contains, that CPUID and
  * XGETBV say the CPU and operating system run, and that gives the same
  * answers as the portable code on a self-test. The functions here let a
- * benchmark or a test pin one implementation instead. None of them is safe
- * to call while another thread is hashing.
+ * benchmark or a test pin one implementation instead. They may be called
+ * from several threads at once (they take turns under one lock), but none
+ * of them while another thread is hashing.
  *
  * Implementation names, each the instruction set it needs:
  *   SHA-256  "standard" (portable C), "sse41" (sha256_d64 4 ways),
@@ -30,6 +31,10 @@
 #define CRYPTO_DISPATCH_H
 
 #include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Stores in names[0 .. cap) the SHA-256 implementations this build and CPU
  * can run and that pass the self-test, "standard" first, and returns how
@@ -56,5 +61,9 @@ const char *sha1_impl_current(void);
 size_t sha512_impl_list(const char **names, size_t cap);
 int sha512_impl_force(const char *name);
 const char *sha512_impl_current(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

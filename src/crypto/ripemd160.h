@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Size of a RIPEMD-160 digest, in bytes. */
 #define RIPEMD160_OUTPUT_SIZE 20
 
@@ -33,5 +37,9 @@ void ripemd160_finalize(ripemd160_ctx *ctx, unsigned char *out);
 
 /* One-shot: out (20 bytes) = RIPEMD-160 of the len bytes at data. */
 void ripemd160_hash(unsigned char *out, const void *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Size of a SHA-1 digest, in bytes. */
 #define SHA1_OUTPUT_SIZE 20
 
@@ -34,5 +38,9 @@ void sha1_finalize(sha1_ctx *ctx, unsigned char *out);
 
 /* One-shot: out (20 bytes) = SHA-1 of the len bytes at data. */
 void sha1_hash(unsigned char *out, const void *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

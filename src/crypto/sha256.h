@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Size of a SHA-256 digest, in bytes. */
 #define SHA256_OUTPUT_SIZE 32
 
@@ -46,8 +50,12 @@ void sha256_d64(unsigned char *out, const unsigned char *in, size_t blocks);
 /* Picks the fastest SHA-256 (and SHA-1/SHA-512) implementation this CPU and OS
  * run correctly, checking each candidate against the portable code first, and
  * returns its name ("standard", "shani(1way,2way)", ...): a static string,
- * never NULL. Safe to call more than once; not safe to call while another
- * thread is hashing. */
+ * never NULL. Safe to call more than once, and from several threads at once
+ * (the calls take turns); not safe to call while another thread is hashing. */
 const char *sha256_autodetect(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Size of a SHA-512 digest, in bytes. */
 #define SHA512_OUTPUT_SIZE 64
 
@@ -35,5 +39,9 @@ void sha512_finalize(sha512_ctx *ctx, unsigned char *out);
 
 /* One-shot: out (64 bytes) = SHA-512 of the len bytes at data. */
 void sha512_hash(unsigned char *out, const void *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

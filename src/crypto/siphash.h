@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Hashing context. The fields are private: v is the SipHash state, tail holds
  * the last (count % 8) input bytes not yet absorbed (little-endian, low byte
  * first), count is the number of bytes written so far. */
@@ -45,5 +49,9 @@ uint64_t siphash_uint256(uint64_t k0, uint64_t k1, const unsigned char v[32]);
  * little-endian bytes of extra (36 bytes in all). */
 uint64_t siphash_uint256_extra(uint64_t k0, uint64_t k1, const unsigned char v[32],
                                uint32_t extra);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
