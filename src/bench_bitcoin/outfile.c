@@ -69,10 +69,16 @@ static void remove_temps(void)
         drop_temp(tracked[i]);
 }
 
+/* Set by out_commit_all once every rename succeeded: from then on the commit stands, and a
+ * signal only removes what is left over (the second links). */
+static volatile sig_atomic_t committed;
+
 /* Async-signal-safe: only unlink and rename, then die of the same signal. A signal during
- * out_commit_all undoes what it did: a replaced file's second link is renamed back over it
- * (which does nothing when the target was not replaced yet: both names are the same file)
- * and then removed; a file that did not exist before is removed again. */
+ * out_commit_all, before every rename succeeded, undoes what it did: a replaced file's second
+ * link is renamed back over it (which does nothing when the target was not replaced yet:
+ * both names are the same file) and then removed; a file that did not exist before is
+ * removed again (renamed is set just before its rename, so a rename that completed is never
+ * missed; removing a name that is not there yet does nothing). */
 static void on_fatal_signal(int sig)
 {
     sig_atomic_t i;
@@ -80,7 +86,10 @@ static void on_fatal_signal(int sig)
         out_file *o = tracked[i];
         if (o->tmp)
             unlink(o->tmp);
-        if (o->old) {
+        if (committed) {
+            if (o->old)
+                unlink(o->old);
+        } else if (o->old) {
             rename(o->old, o->path);
             unlink(o->old);
         } else if (o->renamed && !o->exists) {
@@ -431,6 +440,7 @@ int out_commit_all(out_file *files, size_t n)
     size_t m = 0, done, i;
     int err = 0, lost = 0;
 
+    committed = 0;
     /* Files that can be brought back (new ones, and replaced ones with a second link) are
      * renamed first; an existing file the file system would not link, last. */
     for (i = 0; i < n && m < OUT_TRACK_MAX; i++)
@@ -444,14 +454,23 @@ int out_commit_all(out_file *files, size_t n)
 
     for (done = 0; done < m; done++) {
         out_file *o = order[done];
+        SIGNAL_FENCE();
+        o->renamed = 1;
+        SIGNAL_FENCE();
         if (rename(o->tmp, o->path) != 0) {
             err = errno;
+            o->renamed = 0;
             break;
         }
-        o->renamed = 1;
         util_free(take_tmp(o));
     }
-    if (done < m) {
+    if (done == m) {
+        /* All in place: one store makes the commit final for the handler, before any of
+         * the second links goes. */
+        SIGNAL_FENCE();
+        committed = 1;
+        SIGNAL_FENCE();
+    } else {
         for (i = 0; i < done; i++) {
             out_file *o = order[i];
             if (o->old ? rename(o->old, o->path) != 0
