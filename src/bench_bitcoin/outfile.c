@@ -172,6 +172,19 @@ static int own_descriptor(const char *target, const struct stat *st)
     return 0;
 }
 
+/* A new string: the name in the directory of o's (resolved, absolute) path; NULL when memory
+ * runs out. Temporaries and second links go there, beside the target. */
+static char *beside(const out_file *o, const char *name)
+{
+    size_t dir_len = (size_t)(strrchr(o->path, '/') - o->path) + 1;
+    char *s = util_malloc(dir_len + strlen(name) + 1);
+    if (s) {
+        memcpy(s, o->path, dir_len);
+        strcpy(s + dir_len, name);
+    }
+    return s;
+}
+
 /* 0 when rename would refuse to replace o's existing file: its directory has the sticky bit
  * (/tmp) and neither the file nor the directory is ours. Writable is not enough there. (Root
  * may; capabilities short of root are not looked at.) */
@@ -179,17 +192,13 @@ static int may_replace(const out_file *o)
 {
     struct stat dst;
     char *dir;
-    size_t len;
     uid_t me = geteuid();
     int sticky;
     if (!o->exists || me == 0 || o->st.st_uid == me)
         return 1;
-    len = (size_t)(strrchr(o->path, '/') - o->path);   /* path is absolute */
-    dir = util_malloc(len + 2);
+    dir = beside(o, ".");
     if (!dir)
         return 1;   /* cannot tell; the rename will say */
-    memcpy(dir, o->path, len ? len : 1);
-    dir[len ? len : 1] = '\0';
     sticky = stat(dir, &dst) == 0 && (dst.st_mode & S_ISVTX) && dst.st_uid != me;
     util_free(dir);
     return !sticky;
@@ -306,7 +315,6 @@ static int open_direct(out_file *o)
 int out_open(out_file *o, int writing)
 {
     static const char tmp_name[] = ".bench_bitcoin.tmp.XXXXXX";
-    size_t dir_len;
     char *name;
     mode_t mode;
     int fd;
@@ -317,14 +325,11 @@ int out_open(out_file *o, int writing)
         bench_error("%s: too many output files", o->option);
         return -1;
     }
-    dir_len = (size_t)(strrchr(o->path, '/') - o->path) + 1;   /* path is absolute */
-    name = util_malloc(dir_len + sizeof tmp_name);
+    name = beside(o, tmp_name);
     if (!name) {
         bench_error("%s: out of memory", o->option);
         return -1;
     }
-    memcpy(name, o->path, dir_len);
-    memcpy(name + dir_len, tmp_name, sizeof tmp_name);
     fd = mkstemp(name);
     if (fd < 0) {
         bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
@@ -391,16 +396,13 @@ int out_render(out_file *o, const char *tmpl, const nb_bench *b)
  * link (then the file is replaced without a way back). */
 static int link_old(out_file *o)
 {
-    static const char old_name[] = ".bench_bitcoin.old.XXXXXX";
-    size_t dir_len = (size_t)(strrchr(o->path, '/') - o->path) + 1;   /* path is absolute */
-    char *name = util_malloc(dir_len + sizeof old_name);
+    char *name = beside(o, ".bench_bitcoin.old.XXXXXX");
     int tries;
     if (!name)
         return -1;
     for (tries = 0; tries < 8; tries++) {
         int fd;
-        memcpy(name, o->path, dir_len);
-        memcpy(name + dir_len, old_name, sizeof old_name);
+        memcpy(name + strlen(name) - 6, "XXXXXX", 6);   /* a failed try filled them in */
         fd = mkstemp(name);
         if (fd < 0)
             break;
