@@ -6,6 +6,7 @@
 #endif
 
 #include "bench/nb_internal.h"
+#include "util/spinlock.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -118,8 +119,8 @@ static size_t columns(nb_column *c, const nb_result *r, const nb_result *first, 
 /* Which header each stream saw last, by a hash of its text, and where the
  * stream stood after our last row (-1: not seekable). A small table is
  * enough: programs write tables to a handful of streams. Benches on
- * different threads share it, hence the lock (a spin lock on a GCC/clang
- * builtin: held for a few loads and stores, and no pthread dependency). */
+ * different threads share it, hence the lock (held for a few loads and
+ * stores). */
 #define NB_STREAMS 16
 static struct {
     FILE *f;
@@ -128,17 +129,6 @@ static struct {
 } seen[NB_STREAMS];
 static unsigned seen_next;
 static char seen_lock;
-
-static void lock_seen(void)
-{
-    while (__atomic_test_and_set(&seen_lock, __ATOMIC_ACQUIRE))
-        ;
-}
-
-static void unlock_seen(void)
-{
-    __atomic_clear(&seen_lock, __ATOMIC_RELEASE);
-}
 
 static uint64_t fnv1a(const char *s, uint64_t h)
 {
@@ -150,11 +140,11 @@ static uint64_t fnv1a(const char *s, uint64_t h)
 void nb_table_forget(FILE *out)
 {
     unsigned i;
-    lock_seen();
+    util_spin_lock(&seen_lock);
     for (i = 0; i < NB_STREAMS; ++i)
         if (seen[i].f == out)
             seen[i].f = NULL;
-    unlock_seen();
+    util_spin_unlock(&seen_lock);
 }
 
 /* 1 when out needs a header for hash, and remembers the hash. A seekable
@@ -166,7 +156,7 @@ static int need_header(FILE *out, uint64_t hash)
     unsigned i;
     int need = 1;
     long pos = ftell(out);
-    lock_seen();
+    util_spin_lock(&seen_lock);
     for (i = 0; i < NB_STREAMS; ++i)
         if (seen[i].f == out)
             break;
@@ -179,7 +169,7 @@ static int need_header(FILE *out, uint64_t hash)
     }
     seen[i].hash = hash;
     seen[i].end = -2; /* until the row is written */
-    unlock_seen();
+    util_spin_unlock(&seen_lock);
     return need;
 }
 
@@ -188,11 +178,11 @@ static void row_written(FILE *out)
 {
     unsigned i;
     long pos = ftell(out);
-    lock_seen();
+    util_spin_lock(&seen_lock);
     for (i = 0; i < NB_STREAMS; ++i)
         if (seen[i].f == out)
             seen[i].end = pos;
-    unlock_seen();
+    util_spin_unlock(&seen_lock);
 }
 
 /* Text fit for one markdown table cell: '|' escaped (GFM splits cells on it

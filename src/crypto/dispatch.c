@@ -15,6 +15,7 @@
 #include "crypto/impl.h"
 #include "crypto/sha256.h"
 #include "crypto/variants.h"
+#include "util/spinlock.h"
 
 sha256_transform_fn sha256_transform_impl = sha256_transform_portable;
 sha256_d64_fn sha256_d64_impl = sha256_d64_portable;
@@ -528,27 +529,15 @@ static const char *sha256_autodetect_unlocked(void)
  * chain being built, and the verdicts and descriptions are shared state, so
  * two threads detecting at once (a program's first call may come from any
  * thread) would otherwise refuse working variants or read past a test buffer.
- * A spin lock on a GCC/clang builtin: held for the self-tests at most, and no
- * pthread dependency. */
+ * Held for the self-tests at most. */
 static char dispatch_lock;
-
-static void lock(void)
-{
-    while (__atomic_test_and_set(&dispatch_lock, __ATOMIC_ACQUIRE))
-        ;
-}
-
-static void unlock(void)
-{
-    __atomic_clear(&dispatch_lock, __ATOMIC_RELEASE);
-}
 
 #define LOCKED(type, call) \
     do { \
         type r_; \
-        lock(); \
+        util_spin_lock(&dispatch_lock); \
         r_ = call; \
-        unlock(); \
+        util_spin_unlock(&dispatch_lock); \
         return r_; \
     } while (0)
 
