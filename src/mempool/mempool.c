@@ -207,6 +207,14 @@ static void table_erase(table *t, uint64_t hash, uint32_t ent, uint32_t aux) {
     table_erase_at(t, i);
 }
 
+static uint64_t hash_txid(const mempool *p, const unsigned char txid[32]) {
+    return siphash_uint256(p->k0, p->k1, txid);
+}
+
+static uint64_t hash_outpoint(const mempool *p, const mempool_outpoint *o) {
+    return siphash_uint256_extra(p->k0, p->k1, o->txid, o->n);
+}
+
 static uint32_t find_txid(const mempool *p, const unsigned char txid[32], uint64_t hash) {
     size_t mask, i;
     if (p->txids.cap == 0) {
@@ -292,19 +300,11 @@ static int outside_release(mempool *p, const unsigned char txid[32], uint64_t ha
     table_erase_at(&p->outside, i);
     last = --p->otxid_n;
     if (r != last) {
-        uint64_t lh = siphash_uint256(p->k0, p->k1, p->otxid[last]);
+        uint64_t lh = hash_txid(p, p->otxid[last]);
         memcpy(p->otxid[r], p->otxid[last], 32);
         p->outside.s[find_outside(p, p->otxid[r], lh)].entry = r;
     }
     return 1;
-}
-
-static uint64_t hash_txid(const mempool *p, const unsigned char txid[32]) {
-    return siphash_uint256(p->k0, p->k1, txid);
-}
-
-static uint64_t hash_outpoint(const mempool *p, const mempool_outpoint *o) {
-    return siphash_uint256_extra(p->k0, p->k1, o->txid, o->n);
 }
 
 /* ---- small arrays -------------------------------------------------------- */
