@@ -20,7 +20,8 @@
 #include "crypto/dispatch.h"
 
 /* B: used known to be 32 at compile time (floor for the ctrl path) */
-__attribute__((noinline)) void fin_const(uint32_t state[8], unsigned char buf[64], uint64_t bytes, unsigned char *out)
+__attribute__((noinline)) void fin_const(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
+                                         unsigned char *out)
 {
     (void)bytes;
     x_sha256_finish_shani(state, buf, 32, out);
@@ -90,7 +91,11 @@ __attribute__((noinline)) void oneshot32(const unsigned char *in, unsigned char 
     x_sha256_finish_shani((uint32_t *)sha256_iv, (unsigned char *)in, 32, out);
 }
 typedef void (*fin_fn)(uint32_t *, unsigned char *, uint64_t, unsigned char *);
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
 
 static double run(fin_fn f, unsigned char *in, int n)
 {
@@ -140,8 +145,16 @@ int main(void)
             double t = run(fs[v], in, 200000);
             if (t < best[v]) best[v] = t;
         }
-    double bo = 1e9; for (int r = 0; r < 41; r++) { double t = run_oneshot(in, 200000); if (t < bo) bo = t; }
-    double b1 = 1e9; for (int r = 0; r < 41; r++) { double t = run_1block(200000); if (t < b1) b1 = t; }
+    double bo = 1e9;
+    for (int r = 0; r < 41; r++) {
+        double t = run_oneshot(in, 200000);
+        if (t < bo) bo = t;
+    }
+    double b1 = 1e9;
+    for (int r = 0; r < 41; r++) {
+        double t = run_1block(200000);
+        if (t < b1) b1 = t;
+    }
     printf("1block   %.2f ns\n", b1);
     printf("oneshot  %.2f ns\n", bo);
     for (int v = 0; v < 3; v++) printf("%-8s %.2f ns\n", names[v], best[v]);

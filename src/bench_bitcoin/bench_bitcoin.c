@@ -155,7 +155,8 @@ static void print_help(FILE *out)
         "\n"
         "The default -min-time deviates from Core's 10 ms: on the 2-core VM this was tuned on,\n"
         "10 ms left 7-12 of the 16 rows at err% >= 1% even when the machine was idle (whole\n"
-        "run 0.3 s); " DEFAULT_MIN_TIME_TEXT " ms left 0-5 (2 on average) and took 1.1 s (1.4 s at\n"
+        "run 0.3 s); " DEFAULT_MIN_TIME_TEXT
+        " ms left 0-5 (2 on average) and took 1.1 s (1.4 s at\n"
         "most under load), the most that fits the 1.5 s budget for the whole default run\n"
         "(doc/benchmarks.md has the figures).\n"
         "\n"
