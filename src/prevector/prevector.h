@@ -53,7 +53,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "util/alloc.h"
+#include "../util/alloc.h" /* relative: needs no -I for src/ */
 
 /* Bit of the size field that says the elements are on the heap. */
 #define PREVECTOR_HEAP_FLAG 0x80000000u

@@ -39,8 +39,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "prevector/prevector.h"
-#include "util/stream.h"
+#include "prevector.h" /* relative: needs no -I for src/ */
+#include "../util/stream.h"
 
 /* Little-endian 32-bit store and load, for ENCODE/DECODE. */
 PREVECTOR_FN void prevector_store_le32(unsigned char *p, uint32_t x)

@@ -11,6 +11,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* malloc(n); NULL when out of memory (or when made to fail). n == 0 is
  * treated as 1 so that NULL always means failure. */
 void *util_malloc(size_t n);
@@ -33,5 +37,9 @@ void util_alloc_fail_after(long n);
  * that have succeeded since the process started; lets tests check that a
  * steady-state loop allocates nothing. */
 unsigned long util_alloc_count(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     unsigned char *data; /* heap buffer of capacity bytes, or NULL while capacity is 0 */
     size_t size;         /* bytes written */
@@ -101,5 +105,9 @@ size_t stream_encode_compact_size(unsigned char *out, uint64_t n);
  * stream is truncated, the encoding is not the shortest one, or the value
  * exceeds STREAM_MAX_SIZE. */
 int stream_read_compact_size(byte_stream *s, uint64_t *n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,154 @@
+#!/bin/sh
+# The public headers as a program outside this tree uses them (shared/API.md: "headers are
+# self-contained ... need no config.h"): each compiles on its own, included twice, with only
+# its own directory on the include path, as strict C99; and, when a C++ compiler is installed,
+# a C++ program that includes them all and calls into each library links against the static
+# archives the build made and gets known answers (C++ sees mangled names unless a header
+# declares its functions extern "C").
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+cc=${CC:-cc}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_headers.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# Warnings are errors where the build makes them so (CI); a call to an undeclared function
+# (a missing #include) always is.
+strict="-pedantic-errors"
+case " ${WARN_CFLAGS:-} " in *" -Werror "*) strict="$strict -Werror" ;; esac
+
+headers="crypto/sha1.h crypto/sha256.h crypto/sha512.h crypto/ripemd160.h crypto/siphash.h
+crypto/dispatch.h prevector/prevector.h prevector/serialize.h util/alloc.h util/stream.h
+bench/nanobench.h"
+for h in $headers; do
+    base=${h##*/}
+    dir=$top_srcdir/src/${h%/*}
+    printf '#include "%s"\n#include "%s"\nint main(void) { return 0; }\n' "$base" "$base" \
+        >"$tmp/alone.c"
+    # shellcheck disable=SC2086
+    $cc -std=c99 -Wall -Wextra -Wpedantic -Werror=implicit-function-declaration $strict \
+        -I"$dir" -c "$tmp/alone.c" -o "$tmp/alone.o" 2>"$tmp/alone.err" ||
+        fail "$h does not compile alone as C99 with only -I src/${h%/*}:" \
+            "$(head -n 3 "$tmp/alone.err")"
+done
+
+cxx=
+for c in ${CXX:-} c++ g++ clang++; do
+    if command -v "$c" >/dev/null 2>&1; then cxx=$c; break; fi
+done
+if [ -z "$cxx" ]; then
+    echo "no C++ compiler found: the C++ link check is left out"
+else
+    cat >"$tmp/client.cpp" <<'EOF'
+#include "sha1.h"
+#include "sha256.h"
+#include "sha512.h"
+#include "ripemd160.h"
+#include "siphash.h"
+#include "dispatch.h"
+#include "prevector.h"
+#include "serialize.h"
+#include "nanobench.h"
+#include <cstdio>
+#include <cstring>
+
+PREVECTOR_DEFINE(bytes28, unsigned char, 28)
+PREVECTOR_DEFINE_SERIALIZE_BYTES(bytes28)
+
+static int failures;
+static void expect(bool ok, const char *what)
+{
+    if (!ok) {
+        std::printf("FAIL: C++ client: %s\n", what);
+        failures++;
+    }
+}
+
+static void hex(char *dst, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        std::sprintf(dst + 2 * i, "%02x", p[i]);
+}
+
+static void increment(void *arg)
+{
+    ++*static_cast<unsigned long *>(arg);
+}
+
+int main()
+{
+    unsigned char out[64], key16[16], msg[15];
+    char h[129];
+    sha1_hash(out, "abc", 3);
+    hex(h, out, SHA1_OUTPUT_SIZE);
+    expect(!std::strcmp(h, "a9993e364706816aba3e25717850c26c9cd0d89d"), "sha1(abc)");
+    sha256_hash(out, "abc", 3);
+    hex(h, out, SHA256_OUTPUT_SIZE);
+    expect(!std::strcmp(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+           "sha256(abc)");
+    sha512_hash(out, "abc", 3);
+    hex(h, out, 8);
+    expect(!std::strcmp(h, "ddaf35a193617aba"), "sha512(abc)");
+    ripemd160_hash(out, "abc", 3);
+    hex(h, out, RIPEMD160_OUTPUT_SIZE);
+    expect(!std::strcmp(h, "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc"), "ripemd160(abc)");
+    expect(sha256_autodetect() != NULL, "sha256_autodetect");
+
+    /* SipHash-2-4 paper, appendix A: key 00..0f, message 00..0e. */
+    for (int i = 0; i < 16; i++)
+        key16[i] = (unsigned char)i;
+    for (int i = 0; i < 15; i++)
+        msg[i] = (unsigned char)i;
+    uint64_t k0 = 0, k1 = 0;
+    for (int i = 7; i >= 0; i--) {
+        k0 = k0 << 8 | key16[i];
+        k1 = k1 << 8 | key16[8 + i];
+    }
+    siphash_ctx sc;
+    siphash_init(&sc, k0, k1);
+    siphash_write(&sc, msg, sizeof msg);
+    expect(siphash_finalize(&sc) == 0xa129ca6149be45e5ull, "siphash paper vector");
+
+    bytes28 v, w;
+    bytes28_init(&v);
+    bytes28_init(&w);
+    expect(bytes28_resize(&v, 100) == 0 && !bytes28_is_direct(&v) && bytes28_size(&v) == 100,
+           "prevector to the heap");
+    byte_stream s;
+    stream_init(&s);
+    expect(bytes28_serialize(&v, &s) == 0 && bytes28_unserialize(&w, &s) == 0 &&
+               bytes28_equal(&v, &w),
+           "prevector round trip through a stream");
+    stream_destroy(&s);
+    bytes28_destroy(&v);
+    bytes28_destroy(&w);
+
+    unsigned long n = 0;
+    nb_bench *b = nb_bench_new();
+    expect(b != NULL, "nb_bench_new");
+    if (b) {
+        nb_run(nb_epochs(nb_name(nb_output(b, NULL), "increment"), 3), increment, &n);
+        expect(nb_result_count(b) == 1 && n > 0, "nb_run");
+        nb_bench_free(b);
+    }
+    return failures != 0;
+}
+EOF
+    b=$top_builddir
+    # shellcheck disable=SC2086
+    if ! $cxx -Wall -Wextra -Wpedantic $strict -I"$top_srcdir/src/crypto" \
+        -I"$top_srcdir/src/prevector" -I"$top_srcdir/src/util" -I"$top_srcdir/src/bench" \
+        "$tmp/client.cpp" -o "$tmp/client" ${SAN_LDFLAGS:-} \
+        "$b/src/bench/.libs/libnanobench.a" "$b/src/crypto/.libs/libbitcoin_crypto.a" \
+        "$b/src/util/.libs/libbitcoin_util.a" "$b/src/util/.libs/libbitcoin_alloc.a" \
+        ${LIBS:-} 2>"$tmp/client.err"; then
+        fail "the C++ client does not build with $cxx:" \
+            "$(grep -m 3 -i -E 'error|undefined' "$tmp/client.err")"
+    elif ! "$tmp/client"; then
+        fail "the C++ client failed"
+    fi
+fi
+
+[ "$failures" -eq 0 ] && echo "PASS: every public header compiles alone${cxx:+ and links from C++}"
+[ "$failures" -eq 0 ]
