@@ -1,6 +1,7 @@
 #include "check.h"
 #include "util/rng.h"
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,4 +152,23 @@ char *check_slurp(FILE *f)
     }
     s[len] = '\0';
     return s;
+}
+
+const char *check_comma_locale(void)
+{
+    static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
+                                        "fr_FR.utf8", "nl_NL.UTF-8", "es_ES.UTF-8",
+                                        "it_IT.UTF-8", "ru_RU.UTF-8", "de_DE", "fr_FR"};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        if (setlocale(LC_NUMERIC, names[i]) && strcmp(localeconv()->decimal_point, ".") != 0)
+            return names[i];
+    }
+    setlocale(LC_NUMERIC, "C");
+    return NULL;
+}
+
+void check_c_locale(void)
+{
+    setlocale(LC_NUMERIC, "C");
 }

@@ -60,4 +60,12 @@ size_t check_unhex(unsigned char *out, size_t cap, const char *hex);
  * NUL-terminated string the caller frees; NULL on a read error or no memory. */
 char *check_slurp(FILE *f);
 
+/* Switches LC_NUMERIC to an installed locale whose decimal point is not '.'
+ * (de_DE, fr_FR, ... in UTF-8, the first found) and returns its name; NULL,
+ * with the locale left "C", when none is installed (Debian: the locales
+ * package, then `localedef -i de_DE -f UTF-8 de_DE.UTF-8`; .ci/run does it).
+ * check_c_locale() goes back to "C". */
+const char *check_comma_locale(void);
+void check_c_locale(void);
+
 #endif

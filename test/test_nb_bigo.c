@@ -242,6 +242,10 @@ int main(int argc, char **argv)
     test_exact_shapes();
     test_noisy();
     test_core_pr_table();
+    if (check_comma_locale()) { /* the same table whatever LC_NUMERIC the program set */
+        test_core_pr_table();
+        check_c_locale();
+    }
     test_points_skipped();
     test_zero_times();
     test_over_results();

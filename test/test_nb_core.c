@@ -643,6 +643,39 @@ static void test_golden_seed(void)
     nb_bench_free(b);
 }
 
+/* The locale's decimal point, in whatever a caller formatted, becomes '.'. */
+static void test_decimal_point(void)
+{
+    static const char *const cases[][2] = {
+        {"1,5", "1.5"},       {"  -12,25", "  -12.25"}, {" 45,0%", " 45.0%"},
+        {"1,5e-07", "1.5e-07"}, {"1\xd9\xab" "5", "1.5"}, {"1e-07", "1e-07"},
+        {"12", "12"},         {"nan", "nan"},           {"-inf", "-inf"},
+        {"1.5", "1.5"},       {"", ""},
+    };
+    char buf[32];
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        strcpy(buf, cases[i][0]);
+        nb_c_decimal_point(buf);
+        CHECKF(strcmp(buf, cases[i][1]) == 0, "'%s' became '%s'", cases[i][0], buf);
+    }
+}
+
+/* The table reads the same whatever LC_NUMERIC the calling program set. */
+static void test_comma_locale(void)
+{
+    const char *name = check_comma_locale();
+    if (!name) {
+        printf("no locale with a decimal comma is installed: the table's formats are "
+               "checked in \"C\" only\n");
+        return;
+    }
+    printf("LC_NUMERIC=%s:\n", name);
+    test_format();
+    test_golden_seed();
+    check_c_locale();
+}
+
 static void test_table_rules(void)
 {
     nb_bench *b = nb_bench_new();
@@ -1425,6 +1458,8 @@ int main(int argc, char **argv)
     test_config_getters();
     test_format();
     test_golden_seed();
+    test_decimal_point();
+    test_comma_locale();
     test_table_rules();
     test_perf_parse();
     test_perf_software();

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "util/alloc.h"
 
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -381,6 +382,10 @@ static void test_golden(void)
     if (s) {
         const char *p = s;
         size_t i;
+        /* read back as "C" reads it, whichever locale rendered it */
+        char prev[64];
+        snprintf(prev, sizeof prev, "%s", setlocale(LC_NUMERIC, NULL));
+        setlocale(LC_NUMERIC, "C");
         for (i = 0; i < 3; ++i) {
             const nb_result *r = nb_result_at(b, i);
             char *end;
@@ -398,6 +403,7 @@ static void test_golden(void)
             CHECK(err == stored);
             p = end + 1;
         }
+        setlocale(LC_NUMERIC, prev);
     }
     free(s);
 
@@ -570,6 +576,12 @@ int main(int argc, char **argv)
     test_csv();
     test_html_pyperf();
     test_golden();
+    if (check_comma_locale()) { /* the same output whatever LC_NUMERIC the program set */
+        test_json();
+        test_csv();
+        test_golden();
+        check_c_locale();
+    }
     test_malformed();
     test_errors();
     return check_finish();

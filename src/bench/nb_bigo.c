@@ -181,11 +181,14 @@ int nb_bigo_print(FILE *out, const nb_bigo *fits, size_t count)
         return -1;
     for (i = 0; i < count; ++i) {
         const char *name = fits[i].name ? fits[i].name : "";
-        int rc = isnan(fits[i].normalized_rms)
-                     ? fprintf(out, "|%14g |      - | %s\n", fits[i].coefficient, name)
-                     : fprintf(out, "|%14g |%6.1f%% | %s\n", fits[i].coefficient,
-                               fits[i].normalized_rms * 100.0, name);
-        if (rc < 0)
+        char coef[48], err[48] = "     -";
+        snprintf(coef, sizeof coef, "%14g", fits[i].coefficient);
+        nb_c_decimal_point(coef);
+        if (!isnan(fits[i].normalized_rms)) {
+            snprintf(err, sizeof err, "%5.1f%%", fits[i].normalized_rms * 100.0);
+            nb_c_decimal_point(err);
+        }
+        if (fprintf(out, "|%s |%7s | %s\n", coef, err, name) < 0)
             return -1;
     }
     /* The next results row on out starts a new table, header first. */

@@ -166,6 +166,11 @@ double nb_stats_mdape(const double *v, size_t n, double median, double *scratch)
  * thousands separator (nanobench's Number); "-" for a non-finite v.
  * Returns the length written (truncated to cap - 1). */
 size_t nb_format_number(char *buf, size_t cap, int width, int precision, double v);
+/* s holds one number that printf wrote (%f, %g, %e; padding allowed):
+ * turns the decimal point of the program's locale (LC_NUMERIC, "," in
+ * German, a 2-byte sign in some) into '.', so the output reads the same
+ * whatever locale the calling program set. */
+void nb_c_decimal_point(char *s);
 /* Prints r's row (and a header first when columns or title changed for
  * out); first is the bench's first result (for "relative"); mask has bit m
  * set for each counter column to show (1u << NB_INSTRUCTIONS, ...). 0 or -1

@@ -10,6 +10,7 @@
  * makes every value safe for that format (escaped strings, null or empty for
  * a value that was not measured), and {{! ...}} is a comment. */
 #include "bench/nanobench.h"
+#include "bench/nb_internal.h"
 #include "util/alloc.h"
 
 #include <math.h>
@@ -332,7 +333,6 @@ static void put_number(render_ctx *x, double v)
 {
     char buf[40];
     int prec;
-    size_t i;
 
     if (!isfinite(v)) {
         if (x->mode == M_JSON)
@@ -343,19 +343,10 @@ static void put_number(render_ctx *x, double v)
     }
     for (prec = 15; prec <= 17; ++prec) {
         snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
+        if (strtod(buf, NULL) == v) /* both in the same locale */
             break;
     }
-    for (i = 0; buf[i]; ++i) {
-        char ch = buf[i];
-        if (!(ch >= '0' && ch <= '9') && ch != '-' && ch != '+' && ch != 'e' && ch != 'E') {
-            size_t j = i + 1;
-            while (buf[j] && !(buf[j] >= '0' && buf[j] <= '9'))
-                ++j;
-            buf[i] = '.';
-            memmove(buf + i + 1, buf + j, strlen(buf + j) + 1);
-        }
-    }
+    nb_c_decimal_point(buf);
     ob_puts(x->o, buf);
 }
 

@@ -15,6 +15,21 @@
 #include <string.h>
 #include <unistd.h>
 
+void nb_c_decimal_point(char *s)
+{
+    char *p = s, *q;
+    while (*p && !(*p >= '0' && *p <= '9'))
+        ++p; /* the first digit; none in "inf" and "nan" */
+    while (*p >= '0' && *p <= '9')
+        ++p;
+    if (!*p || *p == 'e' || *p == 'E')
+        return; /* no decimal point */
+    for (q = p; *q && !(*q >= '0' && *q <= '9'); ++q)
+        ;
+    *p = '.';
+    memmove(p + 1, q, strlen(q) + 1);
+}
+
 size_t nb_format_number(char *buf, size_t cap, int width, int precision, double v)
 {
     char digits[400], grouped[560];
@@ -29,6 +44,7 @@ size_t nb_format_number(char *buf, size_t cap, int width, int precision, double 
         gl = 1;
     } else {
         snprintf(digits, sizeof(digits), "%.*f", precision < 0 ? 0 : precision, v);
+        nb_c_decimal_point(digits);
         if (*p == '-')
             grouped[pos++] = *p++;
         intlen = strspn(p, "0123456789");
@@ -428,6 +444,7 @@ size_t nb_warnings_gather(char *buf, size_t cap, char *rec, size_t rcap, int cal
      * budget. */
     if (nprocs > 0 && getloadavg(load, 1) == 1 && load[0] > (double)nprocs / 2 + 0.5) {
         snprintf(a, sizeof(a), "%.2f", load[0]);
+        nb_c_decimal_point(a);
         snprintf(b2, sizeof(b2), "%ld", nprocs);
         append(buf, cap, "* machine is busy: load average %s on %s CPUs%s\n", a, b2, "");
         count++;
