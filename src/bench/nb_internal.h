@@ -69,6 +69,8 @@ typedef struct {
     nb_measure measure;        /* where its value goes */
     int correct_overhead;      /* subtract the calibrated begin/end cost */
     int correct_loop;          /* subtract the calibrated per-iteration loop cost */
+    int kernel;                /* count in kernel mode too: a context switch only
+                                  happens there, so user-only counting sees none */
 } nb_perf_event;
 
 #define NB_PERF_MAX_EVENTS 8

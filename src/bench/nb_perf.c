@@ -1,6 +1,7 @@
 /* Performance counters (nanobench's PerformanceCounters) through Linux's
- * perf_event_open: one group on the calling thread, user space only, reset,
- * enabled, disabled and read as one around each epoch.
+ * perf_event_open: one group on the calling thread, user space only (but
+ * context switches, which happen in the kernel), reset, enabled, disabled
+ * and read as one around each epoch.
  *
  * Cycles are PERF_COUNT_HW_CPU_CYCLES, the core clock, not the reference
  * clock that nanobench 4.x counted: instructions per core cycle is the IPC
@@ -32,14 +33,16 @@
 
 static const nb_perf_event default_events[] = {
 #ifdef NB_HAVE_PERF
-    { PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, NB_CPU_CYCLES, 1, 0 },
-    { PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, NB_INSTRUCTIONS, 1, 1 },
-    { PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, NB_BRANCH_INSTRUCTIONS, 1, 0 },
-    { PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, NB_BRANCH_MISSES, 1, 0 },
-    { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, NB_PAGE_FAULTS, 1, 0 },
-    { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, NB_CONTEXT_SWITCHES, 1, 0 },
+    { PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, NB_CPU_CYCLES, 1, 0, 0 },
+    { PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, NB_INSTRUCTIONS, 1, 1, 0 },
+    { PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, NB_BRANCH_INSTRUCTIONS, 1, 0, 0 },
+    { PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, NB_BRANCH_MISSES, 1, 0, 0 },
+    { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, NB_PAGE_FAULTS, 1, 0, 0 },
+    /* Counting kernel mode needs perf_event_paranoid <= 1 (or CAP_PERFMON); where
+     * that is refused the column is absent, never a false 0. */
+    { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, NB_CONTEXT_SWITCHES, 1, 0, 1 },
 #else
-    { 0, 0, NB_ELAPSED, 0, 0 }
+    { 0, 0, NB_ELAPSED, 0, 0, 0 }
 #endif
 };
 
@@ -90,7 +93,7 @@ static int open_one(const nb_perf_event *ev, int group)
     a.size = sizeof(a);
     a.config = ev->config;
     a.disabled = 1;
-    a.exclude_kernel = 1;
+    a.exclude_kernel = !ev->kernel;
     a.exclude_hv = 1;
     a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
                     PERF_FORMAT_TOTAL_TIME_RUNNING;
