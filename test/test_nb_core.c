@@ -1402,7 +1402,8 @@ static void test_real_optimized_away(void)
 }
 
 /* NANOBENCH_ENDLESS=<name>: that benchmark runs until killed, and says so
- * on stderr. Run in a child; the parent watches its calls go up. */
+ * on the configured output, never on stderr. Run in a child; the parent
+ * watches its calls go up. */
 static volatile uint64_t *endless_calls;
 
 static void endless_op(void *arg)
@@ -1413,14 +1414,15 @@ static void endless_op(void *arg)
 
 static void test_endless(void)
 {
-    int fds[2], status;
+    int fds[2], errfds[2], status;
     pid_t pid;
     char msg[256] = "";
     ssize_t got;
     uint64_t c1;
     endless_calls = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE,
                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (!CHECK(endless_calls != MAP_FAILED) || !CHECK(pipe(fds) == 0))
+    if (!CHECK(endless_calls != MAP_FAILED) || !CHECK(pipe(fds) == 0) ||
+        !CHECK(pipe(errfds) == 0))
         return;
     *endless_calls = 0;
     fflush(stdout);
@@ -1428,14 +1430,19 @@ static void test_endless(void)
     pid = fork();
     if (pid == 0) {
         nb_bench *b = nb_bench_new();
-        dup2(fds[1], 2);
+        FILE *out = fdopen(fds[1], "w");
+        dup2(errfds[1], 2);
         close(fds[0]);
+        close(errfds[0]);
+        close(errfds[1]);
         setenv("NANOBENCH_ENDLESS", "forever", 1);
-        nb_output(nb_performance_counters(b, 0), NULL);
+        setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
+        nb_output(nb_performance_counters(b, 0), out);
         nb_run(nb_name(b, "forever"), endless_op, NULL);
         _exit(3);   /* never reached while endless */
     }
     close(fds[1]);
+    close(errfds[1]);
     if (!CHECK(pid > 0))
         return;
     got = read(fds[0], msg, sizeof(msg) - 1);
@@ -1449,7 +1456,10 @@ static void test_endless(void)
            (unsigned long long)*endless_calls);
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
+    got = read(errfds[0], msg, sizeof(msg) - 1); /* end of file: the child is gone */
+    CHECKF(got == 0, "%zd bytes on stderr", got);
     close(fds[0]);
+    close(errfds[0]);
     munmap((void *)endless_calls, sizeof(uint64_t));
 }
 
@@ -1465,7 +1475,11 @@ static void test_alloc_failures(void)
         util_alloc_fail_after(k);
         b = nb_bench_new();
         if (!b) {
+            /* a chain on the NULL does nothing, and one check at its end sees it */
             util_alloc_fail_after(-1);
+            nb_run(nb_name(nb_output(b, NULL), "none"), fake_op, &f);
+            CHECK(nb_get_error(b) == -1 && nb_result_count(b) == 0 &&
+                  nb_result_at(b, 0) == NULL);
             continue;
         }
         nb_output(b, NULL);

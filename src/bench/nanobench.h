@@ -106,7 +106,9 @@ const char *nb_get_context(const nb_bench *b, const char *key); /* NULL when uns
 
 /* 0 when every setter and nb_run since nb_bench_new succeeded; -1 when one
  * ran out of memory (the setting or the result was dropped) or a write to
- * the output failed. */
+ * the output failed, and for a NULL b (nb_bench_new ran out of memory: the
+ * setters and nb_run take NULL and do nothing, so a chain needs one check at
+ * its end). */
 int nb_get_error(const nb_bench *b);
 
 /* The steady clock's resolution in seconds, measured once per process. */
@@ -187,6 +189,7 @@ void nb_do_not_optimize_sink(const volatile void *p);
 
 /* ---- Results (nb_result.c) ---- */
 
+/* b may be NULL: 0 results. nb_result_at is NULL past the end. */
 size_t           nb_result_count(const nb_bench *b);
 const nb_result *nb_result_at(const nb_bench *b, size_t i);   /* in the order they were run */
 

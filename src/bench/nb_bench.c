@@ -316,7 +316,7 @@ size_t nb_get_clock_resolution_multiple(const nb_bench *b)
 {
     return b->cfg.clock_resolution_multiple;
 }
-int nb_get_error(const nb_bench *b) { return b->error; }
+int nb_get_error(const nb_bench *b) { return b ? b->error : -1; }
 
 const char *nb_get_context(const nb_bench *b, const char *key)
 {
@@ -329,12 +329,12 @@ const char *nb_get_context(const nb_bench *b, const char *key)
 
 size_t nb_result_count(const nb_bench *b)
 {
-    return b->result_count;
+    return b ? b->result_count : 0;
 }
 
 const nb_result *nb_result_at(const nb_bench *b, size_t i)
 {
-    return i < b->result_count ? b->results[i] : NULL;
+    return b && i < b->result_count ? b->results[i] : NULL;
 }
 
 void nb_test_set_clock(nb_bench *b, nb_clock_fn fn, void *ctx, uint64_t resolution_ns)

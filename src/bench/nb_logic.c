@@ -253,10 +253,13 @@ int nb_impl_start(nb_bench *b, int optimized)
     L->fastest = 0;
     endless = getenv("NANOBENCH_ENDLESS");
     if (endless && strcmp(endless, b->cfg.name) == 0) {
-        /* The one message not sent to the configured output: whoever set
-         * the variable is watching a terminal (perf top), and the output
-         * may be a file or NULL. */
-        fprintf(stderr, "NANOBENCH_ENDLESS set: running '%s' endlessly\n", b->cfg.name);
+        /* Said where the table goes (a library does not write to stderr),
+         * at once: the run never ends. */
+        if (b->cfg.out) {
+            fprintf(b->cfg.out, "NANOBENCH_ENDLESS set: running '%s' endlessly\n",
+                    b->cfg.name);
+            fflush(b->cfg.out);
+        }
         L->state = NB_ST_ENDLESS;
         L->n = UINT64_MAX;
     } else if (b->cfg.warmup) {

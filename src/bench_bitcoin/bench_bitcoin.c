@@ -169,7 +169,7 @@ static void print_help(FILE *out)
         "  - Where err% stays high, raise -min-time (e.g. -min-time=1000): longer epochs\n"
         "    average out noise.\n"
         "  - NANOBENCH_ENDLESS=<name> runs that benchmark for ever (say, to watch it with\n"
-        "    'perf top'); it says so on stderr.\n"
+        "    'perf top'); it says so on stdout, where the table goes.\n"
         "  - NANOBENCH_SUPPRESS_WARNINGS=1 hides the stability warnings and unstable markers.\n",
         out);
 }
