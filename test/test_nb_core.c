@@ -722,6 +722,31 @@ static void test_table_rules(void)
     nb_result_free(rs[0]);
     nb_relative(b, 0);
 
+    /* complexityN shows only when set as Big-O uses it: positive and finite */
+    {
+        static const double unset[] = { 0.0, -1.0, NAN, INFINITY };
+        size_t k;
+        for (k = 0; k < 4; ++k) {
+            nb_complexity_n(b, unset[k]);
+            rs[0] = eleven(b, 1e-6, 0);
+            if (!CHECK(rs[0] != NULL))
+                return;
+            text = render_rows(rs, 1, 0, 0);
+            CHECKF(text && strstr(text, "complexityN") == NULL, "N %g shown", unset[k]);
+            free(text);
+            nb_result_free(rs[0]);
+        }
+        nb_complexity_n(b, 0.5);
+        rs[0] = eleven(b, 1e-6, 0);
+        if (!CHECK(rs[0] != NULL))
+            return;
+        text = render_rows(rs, 1, 0, 0);
+        CHECK(text && strstr(text, "| complexityN |") != NULL);
+        free(text);
+        nb_result_free(rs[0]);
+        nb_complexity_n(b, -1);
+    }
+
     /* names and titles stay inside their cell as CommonMark code: '|'
      * escaped, line breaks as spaces, the code span's delimiter longer than
      * any run of backticks inside, and padded when a backtick is at an end */

@@ -70,7 +70,8 @@ nb_bench *nb_min_epoch_time(nb_bench *b, uint64_t ns);
 /* Upper bound on the epoch target in nanoseconds (default 100 ms). */
 nb_bench *nb_max_epoch_time(nb_bench *b, uint64_t ns);
 /* The problem size of the next nb_run, for complexity fits; adds the
- * "complexityN" column. Negative: unset (the default). */
+ * "complexityN" column. Set when positive and finite; anything else leaves
+ * it unset (the default is -1): no column, and Big-O fits skip the result. */
 nb_bench *nb_complexity_n(nb_bench *b, double n);
 /* The unit time columns are expressed in: seconds per named unit
  * (default 1e-9, "ns"). seconds must be > 0. */

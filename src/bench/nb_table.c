@@ -104,7 +104,7 @@ static size_t columns(nb_column *c, const nb_result *r, const nb_result *first, 
             d = med <= 0 ? 0.0 : f / med * 100.0;
         add_col(c, &n, 11, 1, "relative", "", "%", d);
     }
-    if (r->cfg.complexity_n >= 0)
+    if (r->cfg.complexity_n > 0 && isfinite(r->cfg.complexity_n)) /* as Big-O uses it */
         add_col(c, &n, 14, 0, "complexityN", "", "", r->cfg.complexity_n);
     snprintf(tu, sizeof(tu), "%s/", r->cfg.time_unit_name);
     add_col(c, &n, 22, 2, tu, unit, "", med / r->cfg.time_unit);
