@@ -65,7 +65,9 @@ nb_bench *nb_epoch_iterations(nb_bench *b, uint64_t iters);
 nb_bench *nb_min_epoch_iterations(nb_bench *b, uint64_t iters);
 /* Iterations run once, unmeasured, before calibration (default 0). */
 nb_bench *nb_warmup(nb_bench *b, uint64_t iters);
-/* Lower bound on an epoch's duration in nanoseconds (default 1 ms). */
+/* Lower bound on the epoch target in nanoseconds (default 1 ms): epochs are
+ * sized to last the target at the fastest speed seen, and one that lasts
+ * under 2/3 of it is not kept. */
 nb_bench *nb_min_epoch_time(nb_bench *b, uint64_t ns);
 /* Upper bound on the epoch target in nanoseconds (default 100 ms). */
 nb_bench *nb_max_epoch_time(nb_bench *b, uint64_t ns);
