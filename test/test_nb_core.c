@@ -570,6 +570,23 @@ static void test_config_getters(void)
     CHECK(nb_get_error(b) == 0);
     nb_time_unit(b, 0, "bad");
     CHECK(nb_get_error(b) == -1 && nb_get_time_unit(b) == 1e-3);
+    {
+        /* a batch or time unit that would make the per-unit columns "-" or 0 */
+        static const double bad[] = { 0.0, -1.0, NAN, INFINITY };
+        size_t k;
+        for (k = 0; k < 4; ++k) {
+            nb_bench *c = nb_bench_new();
+            if (!CHECK(c != NULL))
+                break;
+            nb_batch(c, 8);
+            CHECK(nb_get_error(c) == 0);
+            nb_batch(c, bad[k]);
+            CHECKF(nb_get_error(c) == -1 && nb_get_batch(c) == 8, "batch %g", bad[k]);
+            nb_time_unit(c, bad[k], "x");
+            CHECKF(nb_get_time_unit(c) == 1e-9, "time unit %g", bad[k]);
+            nb_bench_free(c);
+        }
+    }
     CHECK(nb_epochs(b, 0) == b && nb_get_epochs(b) == 1);
     CHECK(nb_clock_resolution() > 0 && nb_clock_resolution() < 1e-3);
     nb_bench_free(b);

@@ -47,7 +47,9 @@ nb_bench *nb_title(nb_bench *b, const char *title);
 nb_bench *nb_name(nb_bench *b, const char *name);
 /* What one batch element is called ("byte": columns "ns/byte", "byte/s"). */
 nb_bench *nb_unit(nb_bench *b, const char *unit);
-/* How many units one op call processes; per-unit columns divide by it. */
+/* How many units one op call processes; per-unit columns divide by it.
+ * Must be positive and finite; otherwise the setting stays as it was and
+ * nb_get_error says -1. */
 nb_bench *nb_batch(nb_bench *b, double batch);
 /* Adds the "relative" column: the first result's median time / this one's. */
 nb_bench *nb_relative(nb_bench *b, int on);
@@ -76,7 +78,8 @@ nb_bench *nb_max_epoch_time(nb_bench *b, uint64_t ns);
  * it unset (the default is -1): no column, and Big-O fits skip the result. */
 nb_bench *nb_complexity_n(nb_bench *b, double n);
 /* The unit time columns are expressed in: seconds per named unit
- * (default 1e-9, "ns"). seconds must be > 0. */
+ * (default 1e-9, "ns"). seconds must be positive and finite; otherwise the
+ * setting stays as it was and nb_get_error says -1. */
 nb_bench *nb_time_unit(nb_bench *b, double seconds, const char *name);
 /* Epoch target = clock resolution * multiple (default 1000), then clamped. */
 nb_bench *nb_clock_resolution_multiple(nb_bench *b, size_t multiple);

@@ -7,6 +7,7 @@
 #include "bench/nb_internal.h"
 #include "util/alloc.h"
 
+#include <math.h>
 #include <string.h>
 
 static char *dup_str(const char *s)
@@ -154,8 +155,13 @@ nb_bench *nb_unit(nb_bench *b, const char *unit)
 
 nb_bench *nb_batch(nb_bench *b, double batch)
 {
-    if (b)
-        b->cfg.batch = batch;
+    if (!b)
+        return b;
+    if (!(batch > 0) || !isfinite(batch)) {
+        b->error = -1; /* per-unit columns would be "-" or 0 */
+        return b;
+    }
+    b->cfg.batch = batch;
     return b;
 }
 
@@ -233,7 +239,7 @@ nb_bench *nb_time_unit(nb_bench *b, double seconds, const char *name)
 {
     if (!b)
         return b;
-    if (!(seconds > 0)) {
+    if (!(seconds > 0) || !isfinite(seconds)) {
         b->error = -1;
         return b;
     }
