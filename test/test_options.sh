@@ -150,6 +150,11 @@ for v in '' 'abc' '-1' '10ms' '1e999' '0x10' 'inf' ' 1'; do
     bad "-min-time: " -filter=SipHash_32b -min-time="$v"
 done
 bad "-min-time: '1e400' milliseconds is too long" -min-time=1e400
+# Finite but absurd (a run of centuries) is refused too, checked with the other options
+# (-list runs nothing): the cap is 1e12 ms, and its next whole number is above it.
+bad "-min-time: '1e13' milliseconds is too long" -list -min-time=1e13
+bad "-min-time: '1000000000001' milliseconds is too long" -list -min-time=1000000000001
+good -list -min-time=1e12
 # Too small for a double is not too long: it is (nearly) 0.
 good -list -min-time=1e-400
 good -list -min-time=1e-310
