@@ -390,6 +390,20 @@ bad_rows=$(tail -n +2 "$tmp/d/r.csv" | awk -F, 'NF != 7 || !($2 == 11 && $3 >= 1
 [ -z "$bad_rows" ] || fail "CSV rows malformed (7 fields, 11 epochs, min <= median <= max): $bad_rows"
 [ "$(stat -c %a "$tmp/d/r.csv" 2>/dev/null || echo 644)" != 600 ] ||
     fail "CSV kept the temporary file's 0600 mode"
+# A new file gets what any new file gets: 0666 less the umask (mkstemp's 0600 is not it).
+if stat -c %a "$tmp" >/dev/null 2>&1; then
+    for m in 022:644 027:640 002:664; do
+        rm -f "$tmp/d/u.csv" "$tmp/d/u.json"
+        (umask "${m%:*}" && exec "$prog" -filter=SipHash_32b -min-time=1 \
+            -output-csv="$tmp/d/u.csv" -output-json="$tmp/d/u.json") >/dev/null 2>&1 ||
+            fail "a run under umask ${m%:*} failed"
+        for f in u.csv u.json; do
+            [ "$(stat -c %a "$tmp/d/$f")" = "${m#*:}" ] ||
+                fail "new $f under umask ${m%:*}: mode $(stat -c %a "$tmp/d/$f"), not ${m#*:}"
+        done
+    done
+    rm -f "$tmp/d/u.csv" "$tmp/d/u.json"
+fi
 grep -q '"SHA1"' "$tmp/d/r.json" && grep -q '"SipHash_32b"' "$tmp/d/r.json" ||
     fail "JSON lacks a result: $(head -c 300 "$tmp/d/r.json")"
 if command -v python3 >/dev/null 2>&1; then
