@@ -224,6 +224,19 @@ rm -f "$tmp/so.csv"
 "$prog" -filter=SipHash_32b -min-time=1 -output-csv="$tmp/d/c.csv" >&- 2>/dev/null
 [ $? -ne 0 ] || fail "a run with stdout closed exited 0"
 [ -z "$(ls -A "$tmp/d")" ] || fail "files left with stdout closed: $(ls -A "$tmp/d")"
+# stderr closed: the first temporary would get descriptor 2, and the 'Using the ... SHA256
+# implementation' line written after it is opened would land in the CSV. The run works (its
+# messages are lost), the files hold nothing but their own content.
+"$prog" -filter=SipHash_32b -min-time=1 -output-csv="$tmp/d/c.csv" \
+    -output-json="$tmp/d/c.json" >/dev/null 2>&-
+rc=$?
+checks=$((checks + 1))
+[ $rc -eq 0 ] || fail "a run with stderr closed exited $rc"
+[ "$(cut -d, -f1 "$tmp/d/c.csv" 2>/dev/null | tr '\n' ' ')" = "name SipHash_32b " ] ||
+    fail "stderr closed: the CSV is not a header and one row: $(cat "$tmp/d/c.csv")"
+[ "$(head -c 1 "$tmp/d/c.json" 2>/dev/null)" = "{" ] && ! grep -q Using "$tmp/d/c.json" ||
+    fail "stderr closed: the JSON holds more: $(head -3 "$tmp/d/c.json")"
+rm -f "$tmp/d/c.csv" "$tmp/d/c.json"
 # A character device or a FIFO is written in place, never replaced.
 good -filter=SipHash_32b -min-time=1 -output-csv=/dev/null -output-json=/dev/null
 [ -c /dev/null ] || fail "/dev/null is no longer a character device"
