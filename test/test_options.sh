@@ -220,6 +220,20 @@ good -filter=SipHash_32b -min-time=1 -output-csv="$tmp/so.csv"
 grep -q '^|.*SipHash_32b' "$tmp/out" && grep -q '^SipHash_32b,11,' "$tmp/out" ||
     fail "-output-csv through a link to /dev/stdout lost the table or the CSV: $(cat "$tmp/out")"
 rm -f "$tmp/so.csv"
+# The file stderr was redirected to is stderr too: written in place, after the message
+# already there, and still the file the shell opened (renaming over it would drop the message,
+# and later ones would go to a file no name leads to).
+: >"$tmp/d/e.csv"
+ino=$(ls -i "$tmp/d/e.csv" | cut -d' ' -f1)
+"$prog" -filter=SipHash_32b -min-time=1 -output-csv="$tmp/d/e.csv" >/dev/null 2>"$tmp/d/e.csv"
+rc=$?
+checks=$((checks + 1))
+[ $rc -eq 0 ] || fail "-output-csv to the file stderr goes to: exit $rc: $(cat "$tmp/d/e.csv")"
+[ "$(cut -c 1-10 "$tmp/d/e.csv" | tr '\n' ' ')" = "Using the  name,epoch SipHash_32 " ] ||
+    fail "-output-csv to stderr's file: not the message, then the CSV: $(cat "$tmp/d/e.csv")"
+[ "$(ls -i "$tmp/d/e.csv" | cut -d' ' -f1)" = "$ino" ] ||
+    fail "-output-csv to stderr's file replaced the file"
+rm -f "$tmp/d/e.csv"
 # stdout closed: the table cannot be written, and the CSV's temporary must not take its place.
 "$prog" -filter=SipHash_32b -min-time=1 -output-csv="$tmp/d/c.csv" >&- 2>/dev/null
 [ $? -ne 0 ] || fail "a run with stdout closed exited 0"
