@@ -263,6 +263,24 @@ good -filter=SipHash_32b -min-time=1 -output-json="$tmp/fifo"
 wait $reader
 [ -p "$tmp/fifo" ] || fail "-output-json replaced the FIFO"
 grep -q '"name": "SipHash_32b"' "$tmp/fifo.out" || fail "nothing came through the FIFO"
+# A slow reader: the FIFO was opened without blocking (to wait for a reader), but the writes
+# must block, not fail with EAGAIN once the pipe is full: 24 results make well over the
+# 64 KiB a pipe holds, written before the reader starts reading (2 s after it opened it).
+ns=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24
+timeout 60 sh -c '{ sleep 2; cat; } <"$1" >"$2"' sh "$tmp/fifo" "$tmp/fifo.out" &
+reader=$!
+good -filter=SipHash_32b -min-time=0 -asymptote=$ns -output-json="$tmp/fifo"
+[ $rc -eq 0 ] || timeout 5 sh -c ': >"$1"' sh "$tmp/fifo"
+wait $reader
+[ "$(wc -c <"$tmp/fifo.out")" -gt 65536 ] ||
+    fail "a FIFO with a slow reader: only $(wc -c <"$tmp/fifo.out") bytes came through"
+[ "$(grep -c '"name": "SipHash_32b"' "$tmp/fifo.out")" -eq 24 ] ||
+    fail "a FIFO with a slow reader: not 24 results: $(tail -c 200 "$tmp/fifo.out")"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -m json.tool "$tmp/fifo.out" >/dev/null ||
+        fail "a FIFO with a slow reader: the JSON does not parse"
+fi
+rm -f "$tmp/fifo.out"
 # A FIFO nobody reads is an error before the run (after 5 s for a reader to come), not a
 # hang after it.
 timeout 60 "$prog" -filter=SipHash_32b -min-time=1 -output-json="$tmp/fifo" \
