@@ -9,6 +9,9 @@
  *    place) against the digests computed while forced to "standard".
  * 3. sha256_autodetect: its string names what the CPU, as CPUID reports it,
  *    allows, and the function pointers are the ones the string names.
+ * 4. Under each forced implementation, inputs that end exactly where an
+ *    inaccessible page begins (or start right after one): a variant that
+ *    reads a byte outside its input crashes the test.
  *
  * Usage: test_crypto_variants [--quick]   (--quick: fewer rounds, for valgrind) */
 #ifdef HAVE_CONFIG_H
@@ -19,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "crypto/cpuid.h"
@@ -380,6 +385,157 @@ static void test_forced(const cpu_features *f)
     }
 }
 
+/* ---- inputs next to an inaccessible page ------------------------------------ */
+
+/* The variants load whole blocks and some schedule the next block ahead of
+ * the rounds (sha512_avx2 does): a read past the caller's last block would
+ * go unnoticed in the tests above, whose buffers have room after the input,
+ * and would crash a caller whose message ends at the end of a page. Here
+ * every input lies between two PROT_NONE pages, touching one of them, so
+ * such a read is a SIGSEGV. Lengths: around each block multiple up to 5
+ * blocks; sha256_d64 counts around every kernel width, twice over. */
+typedef struct {
+    unsigned char *map, *lo, *hi;   /* the data pages: [lo, hi) */
+    size_t len;                      /* the whole mapping */
+} guarded;
+
+static int guarded_new(guarded *g, size_t need)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t data = (need + page - 1) / page * page;
+    void *m;
+
+    g->len = data + 2 * page;
+    m = mmap(NULL, g->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!CHECKF(m != MAP_FAILED, "mmap of %zu bytes", g->len))
+        return 0;
+    g->map = m;
+    g->lo = g->map + page;
+    g->hi = g->lo + data;
+    if (!CHECK(mprotect(g->map, page, PROT_NONE) == 0 && mprotect(g->hi, page, PROT_NONE) == 0)) {
+        munmap(g->map, g->len);
+        return 0;
+    }
+    return 1;
+}
+
+#define GUARD_D64_MAX 34   /* 2 * 16 + 2 */
+
+static const size_t guard_d64_counts[] = {
+    1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, GUARD_D64_MAX
+};
+
+/* The i-th of the lengths tried for a hash of block size b:
+ * k * b - 1, k * b, k * b + 1 for k = 0 .. 5 (skipping -1). */
+#define GUARD_LENS 17
+static size_t guard_len(size_t i, size_t b)
+{
+    size_t k = (i + 1) / 3, r = (i + 1) % 3;
+    return k * b + r - 1;
+}
+
+/* Digests of every guard length (at the high end, then at the low end) of
+ * the message msg (GUARD_LENS lengths of up to 5 blocks + 1 byte), and
+ * sha256_d64 of the counts above (in place and not, at either end). */
+typedef struct {
+    unsigned char s256[2][GUARD_LENS][32], s1[2][GUARD_LENS][20], s512[2][GUARD_LENS][64];
+    unsigned char d64[2][sizeof guard_d64_counts / sizeof guard_d64_counts[0]]
+                     [GUARD_D64_MAX * 32];
+} guard_digests;
+
+static void guard_hash_all(guarded *in, guarded *out, const unsigned char *msg,
+                           guard_digests *d)
+{
+    for (int end = 0; end < 2; end++) {
+        for (size_t i = 0; i < GUARD_LENS; i++) {
+            size_t l64 = guard_len(i, 64), l128 = guard_len(i, 128);
+            unsigned char *p64 = end == 0 ? in->hi - l64 : in->lo;
+            unsigned char *p128 = end == 0 ? in->hi - l128 : in->lo;
+            memcpy(p64, msg, l64);
+            sha256_hash(d->s256[end][i], p64, l64);
+            sha1_hash(d->s1[end][i], p64, l64);
+            memcpy(p128, msg, l128);
+            sha512_hash(d->s512[end][i], p128, l128);
+        }
+        for (size_t i = 0; i < sizeof guard_d64_counts / sizeof guard_d64_counts[0]; i++) {
+            size_t n = guard_d64_counts[i];
+            unsigned char *src = end == 0 ? in->hi - 64 * n : in->lo;
+            unsigned char *dst = end == 0 ? out->hi - 32 * n : out->lo;
+            memcpy(src, msg, 64 * n);
+            sha256_d64(dst, src, n);
+            memcpy(d->d64[end][i], dst, 32 * n);
+            /* In place: the output is the first half of the input. */
+            sha256_d64(src, src, n);
+            CHECKF(memcmp(src, dst, 32 * n) == 0, "%s d64 of %zu in place, %s",
+                   sha256_impl_current(), n, end == 0 ? "at the end" : "at the start");
+        }
+    }
+}
+
+static void test_guard_pages(void)
+{
+    static guard_digests ref, got;
+    static unsigned char msg[GUARD_D64_MAX * 64];
+    const char *names[8];
+    guarded in, out;
+    size_t n;
+
+    if (!guarded_new(&in, sizeof msg))
+        return;
+    if (!guarded_new(&out, GUARD_D64_MAX * 32)) {
+        munmap(in.map, in.len);
+        return;
+    }
+    check_rng_fill(msg, sizeof msg);
+    CHECK(sha256_impl_force("standard") == 0);
+    CHECK(sha1_impl_force("standard") == 0);
+    CHECK(sha512_impl_force("standard") == 0);
+    guard_hash_all(&in, &out, msg, &ref);
+
+    /* Each hash's implementations in turn, the others on portable code. The
+     * line before each run names the culprit of a crash. */
+    n = sha256_impl_list(names, 8);
+    for (size_t i = 1; i < n && i < 8; i++) {
+        CHECK(sha256_impl_force(names[i]) == 0);
+        printf("guard pages: sha256 %s\n", sha256_impl_current());
+        fflush(stdout);
+        guard_hash_all(&in, &out, msg, &got);
+        CHECKF(memcmp(got.s256, ref.s256, sizeof ref.s256) == 0, "%s: sha256 at a guard",
+               names[i]);
+        CHECKF(memcmp(got.d64, ref.d64, sizeof ref.d64) == 0, "%s: d64 at a guard", names[i]);
+    }
+    CHECK(sha256_impl_force("auto") == 0);
+    printf("guard pages: sha256 %s\n", sha256_impl_current());
+    fflush(stdout);
+    guard_hash_all(&in, &out, msg, &got);
+    CHECK(memcmp(got.s256, ref.s256, sizeof ref.s256) == 0);
+    CHECK(memcmp(got.d64, ref.d64, sizeof ref.d64) == 0);
+    CHECK(sha256_impl_force("standard") == 0);
+
+    n = sha1_impl_list(names, 8);
+    for (size_t i = 1; i < n && i < 8; i++) {
+        CHECK(sha1_impl_force(names[i]) == 0);
+        printf("guard pages: sha1 %s\n", names[i]);
+        fflush(stdout);
+        guard_hash_all(&in, &out, msg, &got);
+        CHECKF(memcmp(got.s1, ref.s1, sizeof ref.s1) == 0, "%s: sha1 at a guard", names[i]);
+    }
+    CHECK(sha1_impl_force("standard") == 0);
+
+    n = sha512_impl_list(names, 8);
+    for (size_t i = 1; i < n && i < 8; i++) {
+        CHECK(sha512_impl_force(names[i]) == 0);
+        printf("guard pages: sha512 %s\n", names[i]);
+        fflush(stdout);
+        guard_hash_all(&in, &out, msg, &got);
+        CHECKF(memcmp(got.s512, ref.s512, sizeof ref.s512) == 0, "%s: sha512 at a guard",
+               names[i]);
+    }
+    CHECK(sha512_impl_force("standard") == 0);
+    munmap(in.map, in.len);
+    munmap(out.map, out.len);
+}
+
 /* ---- autodetect -------------------------------------------------------------- */
 
 static void test_autodetect(const cpu_features *f)
@@ -513,6 +669,7 @@ int main(int argc, char **argv)
     make_messages();
     test_variants(f);
     test_forced(f);
+    test_guard_pages();
     test_autodetect(f);
     printf("variant tests run: %d\n", ran);
     return check_finish();
