@@ -12,6 +12,9 @@
  * 4. Under each forced implementation, inputs that end exactly where an
  *    inaccessible page begins (or start right after one): a variant that
  *    reads a byte outside its input crashes the test.
+ * 5. The start-up self-test (through its test-only hook) refuses functions
+ *    broken in one corner only: the last lane of a kernel, the 18th input,
+ *    a 60-byte tail, a length past 2^60 bytes, a 3-block call.
  *
  * Usage: test_crypto_variants [--quick]   (--quick: fewer rounds, for valgrind) */
 #ifdef HAVE_CONFIG_H
@@ -536,6 +539,75 @@ static void test_guard_pages(void)
     munmap(out.map, out.len);
 }
 
+/* ---- the self-test refuses broken variants ---------------------------------- */
+
+/* Portable code made wrong in one corner each: the self-test must look into
+ * every corner a real variant could get wrong, or dispatch would install it. */
+static void flip(unsigned char *p)
+{
+    p[0] ^= 1;
+}
+
+static void ok_16way(unsigned char *out, const unsigned char *in)
+{
+    sha256_d64_portable(out, in, 16);
+}
+
+static void bad_16way_last_lane(unsigned char *out, const unsigned char *in)
+{
+    sha256_d64_portable(out, in, 16);
+    flip(out + 32 * 15);
+}
+
+static void bad_d64_input17(unsigned char *out, const unsigned char *in, size_t blocks)
+{
+    sha256_d64_portable(out, in, blocks);
+    if (blocks > 17)
+        flip(out + 32 * 17);
+}
+
+static void bad_finish_tail60(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
+                              unsigned char *out)
+{
+    sha256_finish_portable(state, buf, bytes, out);
+    if (bytes % 64 == 60)
+        flip(out);
+}
+
+static void bad_finish_long(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
+                            unsigned char *out)
+{
+    /* Keeps only 60 bits of the byte count: wrong for 2^60 bytes and more. */
+    sha256_finish_portable(state, buf, bytes & (((uint64_t)1 << 60) - 1), out);
+}
+
+static void bad_transform_3(uint32_t state[8], const unsigned char *blocks, size_t n)
+{
+    sha256_transform_portable(state, blocks, n);
+    if (n == 3)
+        state[7] ^= 1;
+}
+
+static void test_selftest_refuses(void)
+{
+    /* Correct functions pass: a self-test refusing everything proves nothing. */
+    CHECK(sha256_selftest_for_tests(sha256_transform_portable, sha256_finish_portable,
+                                    sha256_d64_portable, ok_16way, 16) == 1);
+    CHECKF(sha256_selftest_for_tests(NULL, NULL, NULL, bad_16way_last_lane, 16) == 0,
+           "a 16-way kernel wrong in its last lane passed the self-test");
+    CHECKF(sha256_selftest_for_tests(NULL, NULL, bad_d64_input17, NULL, 0) == 0,
+           "sha256_d64 wrong at input 17 passed the self-test");
+    CHECKF(sha256_selftest_for_tests(sha256_transform_portable, bad_finish_tail60, NULL, NULL,
+                                     0) == 0, "a finish wrong for 60-byte tails passed");
+    CHECKF(sha256_selftest_for_tests(sha256_transform_portable, bad_finish_long, NULL, NULL,
+                                     0) == 0, "a finish wrong past 2^60 bytes passed");
+    CHECKF(sha256_selftest_for_tests(bad_transform_3, sha256_finish_portable, NULL, NULL,
+                                     0) == 0, "a transform wrong for 3 blocks passed");
+    /* Nothing the hook ran was installed. */
+    CHECK(sha256_transform_impl != bad_transform_3);
+    CHECK(sha256_finish_impl != bad_finish_tail60 && sha256_finish_impl != bad_finish_long);
+}
+
 /* ---- autodetect -------------------------------------------------------------- */
 
 static void test_autodetect(const cpu_features *f)
@@ -670,6 +742,7 @@ int main(int argc, char **argv)
     test_variants(f);
     test_forced(f);
     test_guard_pages();
+    test_selftest_refuses();
     test_autodetect(f);
     printf("variant tests run: %d\n", ran);
     return check_finish();

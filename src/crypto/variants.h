@@ -37,4 +37,13 @@ void sha512_transform_avx2(uint64_t state[8], const unsigned char *blocks, size_
 /* AVX-512 F+VL+BW (sha256_avx512.c). */
 void sha256_d64_avx512_16way(unsigned char *out, const unsigned char *in);
 
+/* Test-only hook (dispatch.c): runs the self-test that decides whether a
+ * SHA-256 variant is usable on functions the caller supplies, so a test can
+ * show that a deliberately broken one is refused. Any of the functions may be
+ * NULL (not tested); finish only with transform, as in the table; width is
+ * 1..16 when kernel is not NULL. Returns 1 when they pass, 0 when refused.
+ * Takes the dispatch lock; changes nothing that is installed. */
+int sha256_selftest_for_tests(sha256_transform_fn transform, sha256_finish_fn finish,
+                              sha256_d64_fn d64, sha256_d64_kernel kernel, unsigned width);
+
 #endif
