@@ -956,6 +956,66 @@ static void spend(mempool_outpoint *o, const mempool_tx *parent, uint32_t n) {
     o->n = n;
 }
 
+/* mempool_ancestors and mempool_descendants with out shorter than the set:
+ * they write exactly min(count, cap) entries, each a member, and still report
+ * the whole count (a caller sizes its array from it and asks again). A chain
+ * a <- b <- c <- d: three descendants of a, three ancestors of d. */
+static void test_partial_lists(void) {
+    mempool *pool = mempool_new(NULL);
+    byte_stream s;
+    mempool_tx tx[4];
+    mempool_outpoint in;
+    static const mempool_tx canary; /* never in the pool */
+    size_t i, cap, k, j;
+    int up;
+    if (!CHECK(pool != NULL)) {
+        return;
+    }
+    stream_init(&s);
+    check_rng_fill(&in, sizeof(in));
+    for (i = 0; i < 4; i++) {
+        make_tx(&tx[i], &s, &in, 1, 1, 100);
+        CHECK(mempool_add(pool, &tx[i]) == MEMPOOL_OK);
+        spend(&in, &tx[i], 0);
+    }
+    for (up = 0; up < 2; up++) {
+        const mempool_tx *start = up ? &tx[3] : &tx[0];
+        const mempool_tx *others = up ? &tx[0] : &tx[1]; /* the three in the set */
+        for (cap = 0; cap <= 4; cap++) {
+            const mempool_tx *out[6];
+            int rc;
+            for (k = 0; k < 6; k++) {
+                out[k] = &canary;
+            }
+            k = 99;
+            rc = up ? mempool_ancestors(pool, start->txid, out, cap, &k)
+                    : mempool_descendants(pool, start->txid, out, cap, &k);
+            CHECKF(rc == 0 && k == 3, "%s, cap %zu: rc %d, count %zu (want 3)",
+                   up ? "ancestors" : "descendants", cap, rc, k);
+            for (j = 0; j < 6; j++) {
+                /* ==, not <: out[j] may be the canary, outside the array */
+                int member = out[j] == &others[0] || out[j] == &others[1] ||
+                             out[j] == &others[2];
+                size_t l;
+                for (l = 0; l < j; l++) {
+                    member = member && out[l] != out[j]; /* distinct */
+                }
+                CHECKF(j < cap && j < 3 ? member : out[j] == &canary,
+                       "%s, cap %zu: out[%zu] %s", up ? "ancestors" : "descendants", cap, j,
+                       j < cap && j < 3 ? "not a member" : "written past min(count, cap)");
+            }
+        }
+        k = 99;
+        CHECK((up ? mempool_ancestors(pool, start->txid, NULL, 0, &k)
+                  : mempool_descendants(pool, start->txid, NULL, 0, &k)) == 0 && k == 3);
+    }
+    mempool_free(pool);
+    for (i = 0; i < 4; i++) {
+        mempool_tx_destroy(&tx[i]);
+    }
+    stream_destroy(&s);
+}
+
 /* Fees above MAX_MONEY are refused, and so is an add that would take the
  * pool's total fees above INT64_MAX, so that no fee sum can wrap. */
 static void test_fee_limits(void) {
@@ -1464,6 +1524,7 @@ int main(int argc, char **argv) {
     test_refusals();
     test_trim_order();
     test_fee_limits();
+    test_partial_lists();
     test_late_parent();
     test_outside_records_and_wide_parent();
     for (i = 0; i < 6; i++) {
