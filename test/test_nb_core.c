@@ -446,6 +446,191 @@ static void test_endless_other_name(void)
     nb_bench_free(b);
 }
 
+/* A fake clock read through a coarse timer: it reads the fake time rounded
+ * down to a multiple of quantum, and from read number back_at on (1-based;
+ * 0: never) it reads back ns less, as a test clock stepped backwards. */
+typedef struct {
+    fake f;
+    uint64_t quantum;
+    uint64_t reads;
+    uint64_t back_at;
+    uint64_t back;
+} coarse;
+
+static uint64_t coarse_now(void *ctx)
+{
+    coarse *c = ctx;
+    uint64_t t = c->f.t;
+    c->reads++;
+    if (c->back_at && c->reads >= c->back_at)
+        t -= c->back;
+    return t / c->quantum * c->quantum;
+}
+
+static void coarse_op(void *arg)
+{
+    fake_op(&((coarse *)arg)->f);
+}
+
+/* An epoch under a tenth of the target is mostly the clock's granularity:
+ * its time per iteration must not size the epochs. On a 1 us clock with a
+ * 1 ms target, a 10-iteration epoch of 1.09 us calls reads 10 us, 8% fast;
+ * sizing from it made epochs 8% longer than asked, and with the 0-20%
+ * stretch up to 1.3x the target. From epochs of a tenth of the target or
+ * more the error is under 1%: kept epochs stay under 1.2 * 1.01 of it. */
+static void test_short_epochs_not_observed(void)
+{
+    uint64_t cost;
+    for (cost = 1000; cost < 2000; cost += 30) {
+        coarse c;
+        nb_bench *b = nb_bench_new();
+        const nb_result *r;
+        size_t i;
+        double worst = 0;
+        if (!CHECK(b != NULL))
+            return;
+        memset(&c, 0, sizeof c);
+        c.f.first_cost = c.f.cost = cost;
+        c.quantum = 1000;
+        nb_output(nb_performance_counters(b, 0), NULL);
+        nb_test_set_clock(b, coarse_now, &c, c.quantum);   /* target 1 ms */
+        nb_run(b, coarse_op, &c);
+        r = nb_result_at(b, 0);
+        CHECK(nb_result_epoch_count(r) == 11);
+        for (i = 0; i < r->count; ++i) {
+            double truth = (double)r->epochs[i].iters * (double)cost;
+            if (truth > worst)
+                worst = truth;
+        }
+        CHECKF(worst < 1.25e6, "cost %llu ns: a kept epoch lasted %.0f ns, target 1e6",
+               (unsigned long long)cost, worst);
+        nb_bench_free(b);
+    }
+}
+
+/* An epoch that fell short grows by at least one iteration even when the
+ * size the fastest time asks for rounds to the current one. Here it does:
+ * the 2^60 ns target over a fastest time of (double)(2^60 - 1) = 2^60 is
+ * 1 iteration, and the generator's state is set so that the first stretch
+ * is exactly 0. Without the "at least one", the same short epoch ran again. */
+static void test_grow_at_least_one(void)
+{
+    uint64_t c = (UINT64_C(1) << 60) - 1;
+    fake f = { 0, 0, c, c, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    const nb_result *r;
+    size_t i;
+    if (!CHECK(b != NULL))
+        return;
+    nb_epochs(nb_min_epoch_time(b, UINT64_C(1) << 60), 3);
+    CHECK(nb_logic_target(&b->cfg, 20) == UINT64_C(1) << 60);
+    /* splitmix64 adds its increment first: the state that makes it return 0 */
+    b->logic.rng = (uint64_t)0 - UINT64_C(0x9e3779b97f4a7c15);
+    nb_run(b, fake_op, &f);
+    r = nb_result_at(b, 0);
+    CHECK(nb_result_epoch_count(r) == 3);
+    /* one 1-iteration epoch (short by 1 ns), then 2 iterations: long enough */
+    CHECKF(r->discarded == 2, "%llu calibration epochs", (unsigned long long)r->discarded);
+    CHECK(f.calls == 1 + 2 + result_iters(r));
+    for (i = 0; i < r->count; ++i)
+        CHECK(r->epochs[i].iters == 2);
+    nb_bench_free(b);
+}
+
+/* A clock that steps backwards (only a test clock can; CLOCK_MONOTONIC
+ * never does) gives an epoch of 0 ns, never one of 2^64 - d ns. */
+static void test_clock_backwards(void)
+{
+    uint64_t at;
+    for (at = 2; at <= 24; at += 2) { /* the end read of epoch at / 2 */
+        coarse c;
+        nb_bench *b = nb_bench_new();
+        const nb_result *r;
+        size_t i;
+        if (!CHECK(b != NULL))
+            return;
+        memset(&c, 0, sizeof c);
+        c.f.t = UINT64_C(1) << 40;   /* room to step back */
+        c.f.first_cost = c.f.cost = 1000;
+        c.quantum = 1;
+        c.back_at = at;
+        c.back = 50000000;           /* 50 ms back: longer than any epoch */
+        nb_output(nb_performance_counters(b, 0), NULL);
+        nb_test_set_clock(b, coarse_now, &c, 20);
+        nb_run(b, coarse_op, &c);
+        r = nb_result_at(b, 0);
+        CHECK(nb_result_epoch_count(r) == 11);
+        for (i = 0; i < r->count; ++i)
+            CHECKF(r->epochs[i].elapsed < 1.0, "step back at read %llu: epoch %zu lasted %g s",
+                   (unsigned long long)at, i, r->epochs[i].elapsed);
+        CHECKF(fabs(nb_result_median(r, NB_ELAPSED) / 1e-6 - 1) < 1e-12, "median %g",
+               nb_result_median(r, NB_ELAPSED));
+        CHECK(nb_result_maximum(r, NB_ELAPSED) < 1.5e-6);
+        nb_bench_free(b);
+    }
+}
+
+/* A counter is reported only when it was read in every kept epoch: one
+ * epoch without it (here the group stops counting page faults for the
+ * middle epoch, as if that read had failed for it) makes it absent, not a
+ * median over the epochs that had it. Needs a perf group with page faults
+ * (a software event, unprivileged where perf_event_paranoid <= 2). */
+typedef struct {
+    fake f;
+    nb_bench *b;
+    int drop;        /* take page faults out of the group on call 2 */
+    size_t dropped;  /* its index, or (size_t)-1 */
+} flipping;
+
+static void flipping_op(void *arg)
+{
+    flipping *x = arg;
+    nb_perf_group *g = &x->b->perf;
+    size_t i;
+    fake_op(&x->f);
+    if (x->drop && x->f.calls == 2) {
+        for (i = 0; i < g->count; ++i)
+            if (g->events[i].measure == NB_PAGE_FAULTS) {
+                g->events[i].measure = NB_ELAPSED;   /* outside the counters */
+                x->dropped = i;
+            }
+    } else if (x->dropped != (size_t)-1) {
+        g->events[x->dropped].measure = NB_PAGE_FAULTS;
+        x->dropped = (size_t)-1;
+    }
+}
+
+static void test_counter_valid_in_some_epochs(void)
+{
+    int drop;
+    for (drop = 0; drop <= 1; ++drop) {
+        flipping x = { { 0, 0, 1000, 1000, 0, 0 }, NULL, drop, (size_t)-1 };
+        const nb_result *r;
+        x.b = nb_bench_new();
+        if (!CHECK(x.b != NULL))
+            return;
+        nb_output(x.b, NULL);
+        nb_test_set_clock(x.b, fake_now, &x.f, 20);
+        nb_epoch_iterations(nb_epochs(x.b, 3), 1);   /* epoch k is call k */
+        nb_run(x.b, flipping_op, &x);
+        if (!nb_perf_has(&x.b->perf, NB_PAGE_FAULTS)) {
+            printf("perf: no page-fault counter (errno %d), partial-validity test skipped\n",
+                   x.b->perf.first_errno);
+            nb_bench_free(x.b);
+            return;
+        }
+        r = nb_result_at(x.b, 0);
+        CHECK(nb_result_epoch_count(r) == 3);
+        if (drop) {
+            CHECK(!nb_result_has(r, NB_PAGE_FAULTS));
+            CHECK(isnan(nb_result_median(r, NB_PAGE_FAULTS)));
+        } else {
+            CHECK(nb_result_has(r, NB_PAGE_FAULTS));   /* the control */
+        }
+        nb_bench_free(x.b);
+    }
+}
+
 /* ---- statistics ---- */
 
 static nb_result *make_result(nb_bench *b, const double *per_iter, const uint64_t *iters,
@@ -1628,6 +1813,10 @@ int main(int argc, char **argv)
     test_fixed_and_warmup();
     test_overflow();
     test_endless_other_name();
+    test_short_epochs_not_observed();
+    test_grow_at_least_one();
+    test_clock_backwards();
+    test_counter_valid_in_some_epochs();
     test_relative_baseline();
     test_header_after_bigo();
     test_stats();
