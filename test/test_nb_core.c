@@ -725,6 +725,61 @@ static void test_stats(void)
     nb_bench_free(b);
 }
 
+/* MdAPE with epochs of 0 (a counter that did not tick): such an epoch is
+ * 0% off a median of 0 and 100% off any other; here that decides the
+ * median. And a counter at 0 in every epoch (no page faults) is 0% off. */
+static void test_mdape_zeros(void)
+{
+    double z[] = { 0, 0, 0, 1, 3 }, nz[] = { 0, 0, 0, 4, 4 }, scratch[5];
+    double per[] = { 1e-6, 1e-6, 1e-6 };
+    uint64_t it[] = { 1, 1, 1 };
+    nb_bench *b = nb_bench_new();
+    nb_result *r;
+    size_t i;
+    CHECK(nb_stats_mdape(z, 5, 0, scratch) == 0);
+    CHECK(nb_stats_mdape(nz, 5, 4, scratch) == 1);
+    if (!CHECK(b != NULL))
+        return;
+    r = make_result(b, per, it, 3);
+    if (CHECK(r != NULL)) {
+        for (i = 0; i < r->count; ++i)
+            r->epochs[i].counters[NB_PAGE_FAULTS] = 0;
+        r->has |= 1u << NB_PAGE_FAULTS;
+        CHECK(nb_result_median(r, NB_PAGE_FAULTS) == 0);
+        CHECK(nb_result_err(r, NB_PAGE_FAULTS) == 0);
+        nb_result_free(r);
+    }
+    nb_bench_free(b);
+}
+
+/* More epochs than the statistics' stack scratch holds (64): the values and
+ * the MdAPE's scratch, 2n doubles, go to the heap. 1..100: median 50.5,
+ * MdAPE the mean of |x - 50.5| / x at x = 85 and 86 (ASan: no overflow; a
+ * plain build smashed its stack before). */
+static void test_stats_many_epochs(void)
+{
+    double per[100];
+    uint64_t it[100];
+    nb_bench *b = nb_bench_new();
+    nb_result *r;
+    size_t i;
+    if (!CHECK(b != NULL))
+        return;
+    for (i = 0; i < 100; ++i) {
+        per[i] = (double)(i + 1);
+        it[i] = 1;
+    }
+    r = make_result(b, per, it, 100);
+    if (CHECK(r != NULL)) {
+        double want = (34.5 / 85 + 35.5 / 86) / 2;
+        CHECK(nb_result_median(r, NB_ELAPSED) == 50.5);
+        CHECKF(fabs(nb_result_err(r, NB_ELAPSED) - want) < 1e-15, "err %.17g, want %.17g",
+               nb_result_err(r, NB_ELAPSED), want);
+        nb_result_free(r);
+    }
+    nb_bench_free(b);
+}
+
 static void test_config_getters(void)
 {
     nb_bench *b = nb_bench_new();
@@ -1820,6 +1875,8 @@ int main(int argc, char **argv)
     test_relative_baseline();
     test_header_after_bigo();
     test_stats();
+    test_mdape_zeros();
+    test_stats_many_epochs();
     test_config_getters();
     test_format();
     test_golden_seed();
