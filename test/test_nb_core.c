@@ -1168,6 +1168,82 @@ static void test_table_rules(void)
     nb_bench_free(b);
 }
 
+/* Table details the golden rows do not reach: miss% under one branch per
+ * unit, the unstable marker at exactly 5%, the rounding of the advised
+ * minEpochIterations, and names with a carriage return or a backtick at
+ * one end only. */
+static void test_table_edges(void)
+{
+    nb_bench *b = nb_bench_new();
+    nb_result *r;
+    char *text;
+    double per[50], per3[3];
+    uint64_t it[50];
+    unsigned branches = (1u << NB_BRANCH_INSTRUCTIONS) | (1u << NB_BRANCH_MISSES);
+    size_t i;
+    if (!CHECK(b != NULL))
+        return;
+
+    /* 0.1 misses of 0.5 branches per op */
+    r = eleven(nb_name(b, "few branches"), 1e-6, 0);
+    if (!CHECK(r != NULL))
+        goto out;
+    set_counter(r, NB_BRANCH_INSTRUCTIONS, 0.5);
+    set_counter(r, NB_BRANCH_MISSES, 0.1);
+    text = render_rows(&r, 1, branches, 1);
+    CHECKF(text && strstr(text, "|           0.50 |   20.0% |"), "%s", text ? text : "");
+    free(text);
+    nb_result_free(r);
+
+    /* errors 0.9, 0, 1/20 (exact in binary: the values are multiples of 2^-20) */
+    per3[0] = 10 * 0x1p-20;
+    per3[1] = 19 * 0x1p-20;
+    per3[2] = 20 * 0x1p-20;
+    it[0] = it[1] = it[2] = 1;
+    r = make_result(nb_name(b, "edge"), per3, it, 3);
+    if (!CHECK(r != NULL))
+        goto out;
+    CHECK(nb_result_err(r, NB_ELAPSED) == 0.05);
+    text = render_rows(&r, 1, 0, 0);
+    CHECK(text && strstr(text, "|    5.0% |"));
+    CHECK(text && strstr(text, "| :wavy_dash: `edge` (Unstable with ~1.0 iters. "));
+    free(text);
+    nb_result_free(r);
+
+    /* 503 iterations over 50 epochs: 10.06 on average, 10x that rounds to 101 */
+    for (i = 0; i < 50; ++i) {
+        per[i] = (double)(1 + i % 3) * 1e-6;
+        it[i] = i < 3 ? 11 : 10;
+    }
+    r = make_result(nb_name(b, "round"), per, it, 50);
+    if (!CHECK(r != NULL))
+        goto out;
+    text = render_rows(&r, 1, 0, 0);
+    CHECKF(text && strstr(text, "`round` (Unstable with ~10.1 iters. Increase "
+                                "`minEpochIterations` to e.g. 101)\n"), "%s", text ? text : "");
+    free(text);
+    nb_result_free(r);
+
+    /* names: '\r' is a line break too; a backtick at either end alone pads */
+    {
+        static const char *const names[][2] = {
+            { "a\rb", "| `a b`\n" }, { "`lead", "| `` `lead ``\n" },
+            { "trail`", "| `` trail` ``\n" },
+        };
+        for (i = 0; i < 3; ++i) {
+            r = eleven(nb_name(b, names[i][0]), 1e-6, 0);
+            if (!CHECK(r != NULL))
+                goto out;
+            text = render_rows(&r, 1, 0, 1);
+            CHECKF(text && strstr(text, names[i][1]), "%s", text ? text : "");
+            free(text);
+            nb_result_free(r);
+        }
+    }
+out:
+    nb_bench_free(b);
+}
+
 /* ---- end to end on the real clock ---- */
 
 static volatile unsigned sink;
@@ -1883,6 +1959,7 @@ int main(int argc, char **argv)
     test_decimal_point();
     test_comma_locale();
     test_table_rules();
+    test_table_edges();
     test_perf_parse();
     test_perf_software();
     test_context_switches_run();
