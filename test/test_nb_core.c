@@ -1348,6 +1348,62 @@ static void test_perf_parse(void)
     CHECK(nb_perf_scale(5, 10, 5) == 10);
 }
 
+/* The counter corrections on a hand-filled group (no PMU needed): the
+ * calibrated begin/end overhead and per-iteration loop cost come off, never
+ * below 0; branches lose the loop's own iters + 1; branch misses are capped
+ * at the branches and lose the loop exit's one miss when above 1. */
+static void test_perf_value(void)
+{
+    nb_perf_group g;
+    memset(&g, 0, sizeof g);
+    g.leader = -1;
+    g.count = 5;
+    g.events[0].measure = NB_INSTRUCTIONS;
+    g.events[0].correct_overhead = 1;
+    g.events[0].correct_loop = 1;
+    g.events[1].measure = NB_BRANCH_INSTRUCTIONS;
+    g.events[1].correct_overhead = 1;
+    g.events[2].measure = NB_BRANCH_MISSES;
+    g.events[2].correct_overhead = 1;
+    g.events[3].measure = NB_CPU_CYCLES;
+    g.events[3].correct_overhead = 1;
+    g.events[4].measure = NB_PAGE_FAULTS;   /* not corrected */
+    g.overhead[0] = 100;
+    g.loop[0] = 2;
+    g.overhead[1] = 50;
+    g.overhead[2] = 60;
+    g.overhead[3] = 300;
+    g.overhead[4] = 7;
+    g.values[0] = 10000;
+    g.values[1] = 1100;
+    g.values[2] = 70;
+    g.values[3] = 250;
+    g.values[4] = 3;
+    CHECK(nb_perf_value(&g, NB_INSTRUCTIONS, 1000) == 10000 - 100 - 2 * 1000);
+    CHECK(nb_perf_value(&g, NB_CPU_CYCLES, 1000) == 0);      /* 250 - 300: clamped */
+    CHECK(nb_perf_value(&g, NB_PAGE_FAULTS, 1000) == 3);
+    CHECK(nb_perf_value(&g, NB_BRANCH_INSTRUCTIONS, 1000) == 1100 - 50 - 1001);
+    CHECK(nb_perf_value(&g, NB_BRANCH_MISSES, 1000) == 70 - 60 - 1);
+    g.values[0] = 1500;                                       /* under the loop's cost */
+    CHECK(nb_perf_value(&g, NB_INSTRUCTIONS, 1000) == 0);
+    g.values[2] = 61;                                         /* exactly 1: kept */
+    CHECK(nb_perf_value(&g, NB_BRANCH_MISSES, 1000) == 1);
+    g.values[2] = 61.5;
+    CHECK(nb_perf_value(&g, NB_BRANCH_MISSES, 1000) == 1.5 - 1);
+    g.values[2] = 60.5;                                       /* under 1: kept */
+    CHECK(nb_perf_value(&g, NB_BRANCH_MISSES, 1000) == 0.5);
+    g.values[2] = 500;                                        /* capped at 49 branches */
+    CHECK(nb_perf_value(&g, NB_BRANCH_MISSES, 1000) == 49 - 1);
+    g.values[1] = 1000;                                       /* fewer than the loop's */
+    CHECK(nb_perf_value(&g, NB_BRANCH_INSTRUCTIONS, 1000) == 0);
+    CHECK(nb_perf_value(&g, NB_BRANCH_MISSES, 1000) == 0);
+    g.events[1].measure = NB_CONTEXT_SWITCHES;                /* no branch counter: no cap */
+    CHECK(nb_perf_value(&g, NB_BRANCH_MISSES, 1000) == 500 - 60 - 1);
+    CHECK(isnan(nb_perf_value(&g, NB_BRANCH_INSTRUCTIONS, 1000)));
+    g.error = 1;
+    CHECK(isnan(nb_perf_value(&g, NB_INSTRUCTIONS, 1000)));
+}
+
 static void test_perf_software(void)
 {
 #if defined(__linux__) && defined(HAVE_LINUX_PERF_EVENT_H)
@@ -1961,6 +2017,7 @@ int main(int argc, char **argv)
     test_table_rules();
     test_table_edges();
     test_perf_parse();
+    test_perf_value();
     test_perf_software();
     test_context_switches_run();
     test_perf_hardware();
