@@ -1,8 +1,10 @@
 /* nb_render: the template language and the built-in templates, over results
- * made by real nb_run calls. JSON output is checked with a small strict
- * validator (RFC 8259 grammar; no NaN/Infinity), CSV by counting rows and
- * fields, and a custom template against golden text. */
+ * made by real nb_run calls (and one on a fake clock, for exact values).
+ * JSON output is checked with a small strict validator (RFC 8259 grammar;
+ * no NaN/Infinity), CSV by counting rows and fields, and a custom template
+ * against golden text. */
 #include "bench/nanobench.h"
+#include "bench/nb_internal.h"   /* nb_test_set_clock */
 #include "check.h"
 #include "util/alloc.h"
 
@@ -449,6 +451,70 @@ static void test_golden(void)
     }
 }
 
+/* Strings at the edges of the CSV and JSON escaping: a carriage return or
+ * edge whitespace gets a CSV field quoted; every ill-formed UTF-8 sequence
+ * (above U+10FFFF, a surrogate, an overlong lead, a sequence cut short by
+ * the end) becomes U+FFFD per byte in JSON, never copied through. */
+static void test_string_edges(void)
+{
+    static const char *const names[] = {
+        "a\rb", "x ", " y", "\xf4\x90\x80\x80", "\xed\xa0\x80", "\xc0\xaf", "e\xe2\x82",
+        "ok \xf4\x8f\xbf\xbf \xed\x9f\xbf \xc2\xa0",
+    };
+    static const char *const csv = "\"a\rb\"|\"x \"|\" y\"|\xf4\x90\x80\x80|\xed\xa0\x80|"
+                                   "\xc0\xaf|e\xe2\x82|ok \xf4\x8f\xbf\xbf \xed\x9f\xbf \xc2\xa0|";
+    static const char *const json = "a\\rb|x | y|\\ufffd\\ufffd\\ufffd\\ufffd|"
+                                    "\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd|e\\ufffd\\ufffd|"
+                                    "ok \xf4\x8f\xbf\xbf \xed\x9f\xbf \xc2\xa0|";
+    nb_bench *b = make_bench(names, sizeof names / sizeof names[0]);
+    char *s;
+    int rc = -1;
+    if (!CHECK(b != NULL))
+        return;
+    s = render("{{%csv}}{{#result}}{{name}}|{{/result}}", b, &rc);
+    CHECKF(rc == 0 && s && strcmp(s, csv) == 0, "csv: %s", s ? s : "(null)");
+    free(s);
+    s = render("{{%json}}{{#result}}{{name}}|{{/result}}", b, &rc);
+    CHECKF(rc == 0 && s && strcmp(s, json) == 0, "json: %s", s ? s : "(null)");
+    free(s);
+    nb_bench_free(b);
+}
+
+/* A value that needs all 17 significant digits to read back: 0.3 s on a
+ * fake clock is 300000000 * 1e-9 = 0.30000000000000004. */
+static uint64_t fake_ns;
+
+static uint64_t fake_now(void *ctx)
+{
+    (void)ctx;
+    return fake_ns;
+}
+
+static void fake_op(void *arg)
+{
+    (void)arg;
+    fake_ns += 300000000;
+}
+
+static void test_seventeen_digits(void)
+{
+    nb_bench *b = nb_bench_new();
+    char *s;
+    int rc = -1;
+    if (!CHECK(b != NULL))
+        return;
+    nb_output(nb_performance_counters(b, 0), NULL);
+    nb_test_set_clock(b, fake_now, NULL, 20);
+    nb_run(nb_epoch_iterations(nb_epochs(b, 3), 1), fake_op, NULL);
+    s = render("{{median(elapsed)}} {{#measurement}}{{elapsed}} {{/measurement}}", b, &rc);
+    CHECKF(rc == 0 && s && strcmp(s, "0.30000000000000004 0.30000000000000004 "
+                                     "0.30000000000000004 0.30000000000000004 ") == 0,
+           "%s", s ? s : "(null)");
+    free(s);
+    nb_bench_free(b);
+}
+
+
 static void test_malformed(void)
 {
     static const char *const bad[] = {
@@ -473,6 +539,10 @@ static void test_malformed(void)
         "{{}}",
         "{{#}}{{/}}",
         "{{%xml}}",                                      /* unknown pragma */
+        /* 32 characters: one more than any measure name's buffer holds */
+        ("{{#result}}{{#measurement}}{{abcdefghijklmnopqrstuvwxyzabcdef}}{{/measurement}}"
+         "{{/result}}"),
+        "{{#result}}{{median(abcdefghijklmnopqrstuvwxyzabcdef)}}{{/result}}",
     };
     static const char *const names[] = {"a"};
     nb_bench *b = make_bench(names, 1);
@@ -576,10 +646,13 @@ int main(int argc, char **argv)
     test_csv();
     test_html_pyperf();
     test_golden();
+    test_string_edges();
+    test_seventeen_digits();
     if (check_comma_locale()) { /* the same output whatever LC_NUMERIC the program set */
         test_json();
         test_csv();
         test_golden();
+        test_seventeen_digits();
         check_c_locale();
     }
     test_malformed();
