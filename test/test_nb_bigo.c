@@ -170,6 +170,65 @@ static void test_zero_times(void)
     free(text);
 }
 
+/* 1 when fits[0..count) are named names[0..count), in that order. */
+static int order_is(const nb_bigo *fits, size_t count, const char *const *names)
+{
+    size_t i;
+    for (i = 0; i < count; ++i)
+        if (strcmp(fits[i].name, names[i]) != 0)
+            return 0;
+    return 1;
+}
+
+/* Equal errors are ordered by name (byte order), NaN errors come last and
+ * are ordered by name among themselves, and a shape that is 0 at every
+ * point (log n with every N 1) gets coefficient 0 and a finite error. */
+static void test_ties_and_nan(void)
+{
+    static const char *const by_name[] = {
+        "O(1)", "O(log n)", "O(n log n)", "O(n)", "O(n^2)", "O(n^3)",
+    };
+    static const char *const n_one[] = {
+        "O(1)", "O(n)", "O(n^2)", "O(n^3)", "O(log n)", "O(n log n)",
+    };
+    static const char *const nan_last[] = {
+        "O(log n)", "O(1)", "O(n log n)", "O(n)", "O(n^2)", "O(n^3)",
+    };
+    double n1[] = {1, 1}, t1[] = {1, 1}, t12[] = {1, 2};
+    double n2[] = {2, 2}, t3[] = {3, 3};
+    double nh[] = {0.5, 2}, tpm[] = {-1, 1};
+    nb_bigo fits[6];
+    const nb_bigo *f;
+    size_t i;
+
+    /* every N 2: each shape is a constant, every fit exact (powers of 2) */
+    CHECK(nb_bigo_fit(n2, t3, 2, fits, 6) == 6);
+    for (i = 0; i < 6; ++i)
+        CHECK(fits[i].normalized_rms == 0);
+    CHECKF(order_is(fits, 6, by_name), "tied fits start %s, %s", fits[0].name, fits[1].name);
+
+    /* every N 1: log n is 0, so O(log n) and O(n log n) explain nothing */
+    CHECK(nb_bigo_fit(n1, t1, 2, fits, 6) == 6);
+    CHECKF(order_is(fits, 6, n_one), "n = {1, 1}: %s, %s, %s, %s, %s, %s", fits[0].name,
+           fits[1].name, fits[2].name, fits[3].name, fits[4].name, fits[5].name);
+    CHECK(fits[4].coefficient == 0 && fits[4].normalized_rms == 1);
+
+    CHECK(nb_bigo_fit(n1, t12, 2, fits, 6) == 6);
+    CHECK(strcmp(fits[0].name, "O(1)") == 0 && fits[0].coefficient == 1.5);
+    f = find_fit(fits, 6, "O(log n)");
+    CHECK(f && f->coefficient == 0);
+    CHECKF(f && close_rel(f->normalized_rms, sqrt(2.5) / 1.5, 1e-15), "O(log n) err %g",
+           f ? f->normalized_rms : 0.0);
+
+    /* times that sum to 0: every fit but the exact one has a NaN error */
+    CHECK(nb_bigo_fit(nh, tpm, 2, fits, 6) == 6);
+    CHECK(fits[0].normalized_rms == 0 && fits[0].coefficient == 1);
+    for (i = 1; i < 6; ++i)
+        CHECK(isnan(fits[i].normalized_rms));
+    CHECKF(order_is(fits, 6, nan_last), "NaN order: %s, %s, %s, %s, %s, %s", fits[0].name,
+           fits[1].name, fits[2].name, fits[3].name, fits[4].name, fits[5].name);
+}
+
 /* ---- over real results ---- */
 
 static double sink;
@@ -248,6 +307,7 @@ int main(int argc, char **argv)
     }
     test_points_skipped();
     test_zero_times();
+    test_ties_and_nan();
     test_over_results();
     return check_finish();
 }
