@@ -153,7 +153,7 @@ static void test_recheck(void)
 
 /* Noise (a 300 us preemption hitting one call in 10000) must not bias the
  * result: epochs are sized so that an undisturbed one reaches the target,
- * so the target filter does not keep only the disturbed ones. */
+ * so the keep cut does not keep only the disturbed ones. */
 static uint64_t noisy_t;
 
 static uint64_t noisy_now(void *ctx)

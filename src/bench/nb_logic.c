@@ -80,9 +80,8 @@ static void observe(nb_logic *L, uint64_t elapsed)
 /* Iterations for the next measured epoch: the target over the fastest time
  * per iteration seen, stretched by 0-20%. Sizing from the fastest, not the
  * mean, makes an epoch that runs at the op's usual speed last the target
- * even when earlier epochs were slowed down by noise, so keeping only
- * epochs that reach the target does not select the slow ones. 0 on
- * overflow. */
+ * even when earlier epochs were slowed down by noise, so the keep cut (2/3
+ * of the target, in add) does not select the slow ones. 0 on overflow. */
 static uint64_t sized(nb_bench *b)
 {
     nb_logic *L = &b->logic;
