@@ -514,7 +514,6 @@ static void test_seventeen_digits(void)
     nb_bench_free(b);
 }
 
-
 static void test_malformed(void)
 {
     static const char *const bad[] = {

@@ -91,7 +91,8 @@ typedef struct {
 } nb_perf_group;
 
 /* Opens what it can of events[0..n) as one group on the calling thread,
- * user space only, disabled. Returns how many opened (0 when none: then
+ * disabled, counting user space only (and kernel mode too for an event
+ * with kernel set). Returns how many opened (0 when none: then
  * g->first_errno says why). Never fails otherwise. */
 size_t nb_perf_open(nb_perf_group *g, const nb_perf_event *events, size_t n);
 /* The harness's set: cycles, instructions, branches, branch misses, page

@@ -169,7 +169,7 @@ static void print_help(FILE *out)
         "  - Where err% stays high, raise -min-time (e.g. -min-time=1000): longer epochs\n"
         "    average out noise.\n"
         "  - NANOBENCH_ENDLESS=<name> runs that benchmark for ever (say, to watch it with\n"
-        "    'perf top'); it says so on stdout, where the table goes.\n"
+        "    'perf top'); it says so on stderr.\n"
         "  - NANOBENCH_SUPPRESS_WARNINGS=1 hides the stability warnings and unstable markers.\n",
         out);
 }
@@ -456,6 +456,9 @@ done:
 static int run_one(nb_bench *b, const char *name, void (*fn)(nb_bench *bench))
 {
     size_t before = nb_result_count(b);
+    const char *endless = getenv("NANOBENCH_ENDLESS");
+    if (endless && strcmp(endless, name) == 0) /* the harness itself prints nothing */
+        fprintf(stderr, "NANOBENCH_ENDLESS set: running '%s' endlessly\n", name);
     fn(b);
     if (nb_get_error(b) != 0) {
         bench_error("%s: the harness ran out of memory or could not write its output", name);

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "prevector/serialize.h"
+#include "serialize.h" /* relative: needs no -I for src/ */
 
 typedef struct {
     int v;
