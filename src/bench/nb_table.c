@@ -26,6 +26,8 @@ void nb_c_decimal_point(char *s)
         return; /* no decimal point */
     for (q = p; *q && !(*q >= '0' && *q <= '9'); ++q)
         ;
+    if (!*q)
+        return; /* no digits follow: text after a whole number ("12%") */
     *p = '.';
     memmove(p + 1, q, strlen(q) + 1);
 }
