@@ -1,4 +1,5 @@
 #include "crypto/cpuid.h"
+#include "util/spinlock.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -44,22 +45,20 @@ static void detect(cpu_features *f)
 }
 #endif
 
-/* Detected once, by the first caller; a caller arriving meanwhile waits for
- * it (0: not started, 1: detecting, 2: done). */
+/* Detected once, by the first caller; a caller arriving meanwhile waits on
+ * the lock until it is done. */
 const cpu_features *cpu_features_get(void)
 {
     static cpu_features features;
-    static int state;
-    int expected = 0;
-    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2) {
-        if (__atomic_compare_exchange_n(&state, &expected, 1, 0, __ATOMIC_ACQUIRE,
-                                        __ATOMIC_ACQUIRE)) {
+    static int done;
+    static char lock;
+    if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+        util_spin_lock(&lock);
+        if (!done) {
             detect(&features);
-            __atomic_store_n(&state, 2, __ATOMIC_RELEASE);
-        } else {
-            while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
-                ;
+            __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
         }
+        util_spin_unlock(&lock);
     }
     return &features;
 }

@@ -1,7 +1,7 @@
 /* A spin lock for the few process-wide tables that threads may touch at once
- * (the harness's stream table, the crypto dispatch state). Header-only, on
- * GCC/clang atomic builtins, so no pthread dependency; meant for sections
- * that hold it briefly. A lock is a zero-initialised char. */
+ * (the harness's stream table, the crypto dispatch state, CPUID detection).
+ * Header-only, on GCC/clang atomic builtins, so no pthread dependency; meant
+ * for sections that hold it briefly. A lock is a zero-initialised char. */
 #ifndef UTIL_SPINLOCK_H
 #define UTIL_SPINLOCK_H
 
