@@ -155,13 +155,22 @@ static uint64_t fnv1a(const char *s, uint64_t h)
     return h;
 }
 
+/* out's slot in seen, or NB_STREAMS; the caller holds seen_lock. */
+static unsigned seen_slot(const FILE *out)
+{
+    unsigned i;
+    for (i = 0; i < NB_STREAMS; ++i)
+        if (seen[i].f == out)
+            break;
+    return i;
+}
+
 void nb_table_forget(FILE *out)
 {
     unsigned i;
     util_spin_lock(&seen_lock);
-    for (i = 0; i < NB_STREAMS; ++i)
-        if (seen[i].f == out)
-            seen[i].f = NULL;
+    if ((i = seen_slot(out)) < NB_STREAMS)
+        seen[i].f = NULL;
     util_spin_unlock(&seen_lock);
 }
 
@@ -175,10 +184,7 @@ static int need_header(FILE *out, uint64_t hash)
     int need = 1;
     long pos = ftell(out);
     util_spin_lock(&seen_lock);
-    for (i = 0; i < NB_STREAMS; ++i)
-        if (seen[i].f == out)
-            break;
-    if (i < NB_STREAMS) {
+    if ((i = seen_slot(out)) < NB_STREAMS) {
         need = seen[i].hash != hash || pos != seen[i].end;
     } else {
         i = seen_next;
@@ -197,9 +203,8 @@ static void row_written(FILE *out)
     unsigned i;
     long pos = ftell(out);
     util_spin_lock(&seen_lock);
-    for (i = 0; i < NB_STREAMS; ++i)
-        if (seen[i].f == out)
-            seen[i].end = pos;
+    if ((i = seen_slot(out)) < NB_STREAMS)
+        seen[i].end = pos;
     util_spin_unlock(&seen_lock);
 }
 
