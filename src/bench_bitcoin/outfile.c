@@ -436,6 +436,12 @@ static void drop_old(out_file *o)
     util_free(name);
 }
 
+/* 1 when o is a file written as a temporary that is still to be renamed over it. */
+static int has_temp(const out_file *o)
+{
+    return o->target && !o->direct && o->tmp;
+}
+
 int out_commit_all(out_file *files, size_t n)
 {
     out_file *order[OUT_TRACK_MAX];
@@ -446,12 +452,10 @@ int out_commit_all(out_file *files, size_t n)
     /* Files that can be brought back (new ones, and replaced ones with a second link) are
      * renamed first; an existing file the file system would not link, last. */
     for (i = 0; i < n && m < OUT_TRACK_MAX; i++)
-        if (files[i].target && !files[i].direct && files[i].tmp
-            && (!files[i].exists || link_old(&files[i]) == 0))
+        if (has_temp(&files[i]) && (!files[i].exists || link_old(&files[i]) == 0))
             order[m++] = &files[i];
     for (i = 0; i < n && m < OUT_TRACK_MAX; i++)
-        if (files[i].target && !files[i].direct && files[i].tmp && files[i].exists
-            && !files[i].old)
+        if (has_temp(&files[i]) && files[i].exists && !files[i].old)
             order[m++] = &files[i];
 
     for (done = 0; done < m; done++) {
