@@ -805,6 +805,17 @@ static void test_config_getters(void)
     CHECK(nb_title(nb_unit(nb_batch(b, 64), "byte"), "T") == b);
     CHECK(strcmp(nb_get_unit(b), "byte") == 0 && nb_get_batch(b) == 64);
     CHECK(nb_complexity_n(b, 800) == b && nb_get_complexity_n(b) == 800);
+    {
+        /* a size Big-O cannot use unsets it: the getter says -1, not 0 or NaN */
+        static const double unset[] = { 0.0, -5.0, NAN, INFINITY, -INFINITY };
+        size_t k;
+        for (k = 0; k < sizeof unset / sizeof unset[0]; ++k) {
+            nb_complexity_n(nb_complexity_n(b, 800), unset[k]);
+            CHECKF(nb_get_complexity_n(b) == -1.0, "N %g: %g", unset[k],
+                   nb_get_complexity_n(b));
+        }
+        CHECK(nb_get_complexity_n(nb_complexity_n(b, 0.25)) == 0.25);
+    }
     CHECK(nb_time_unit(b, 1e-3, "ms") == b && nb_get_time_unit(b) == 1e-3);
     CHECK(strcmp(nb_get_time_unit_name(b), "ms") == 0);
     CHECK(nb_get_error(b) == 0);

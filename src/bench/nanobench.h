@@ -51,7 +51,11 @@ nb_bench *nb_unit(nb_bench *b, const char *unit);
  * Must be positive and finite; otherwise the setting stays as it was and
  * nb_get_error says -1. */
 nb_bench *nb_batch(nb_bench *b, double batch);
-/* Adds the "relative" column: the first result's median time / this one's. */
+/* Adds the "relative" column: the reference's median time per unit over
+ * this result's, where the reference is the first of the unbroken run of
+ * results before this one with its title and unit: a change of either
+ * starts a new reference, a header reprinted for another reason (such as a
+ * new complexityN column) does not. */
 nb_bench *nb_relative(nb_bench *b, int on);
 /* Measures with perf counters where the kernel offers them (default on).
  * The group is opened on the thread of b's first nb_run, and counts that
@@ -73,9 +77,10 @@ nb_bench *nb_warmup(nb_bench *b, uint64_t iters);
 nb_bench *nb_min_epoch_time(nb_bench *b, uint64_t ns);
 /* Upper bound on the epoch target in nanoseconds (default 100 ms). */
 nb_bench *nb_max_epoch_time(nb_bench *b, uint64_t ns);
-/* The problem size of the next nb_run, for complexity fits; adds the
- * "complexityN" column. Set when positive and finite; anything else leaves
- * it unset (the default is -1): no column, and Big-O fits skip the result. */
+/* The problem size of the runs from now on (it stays until changed), for
+ * complexity fits; adds the "complexityN" column. Set when positive and
+ * finite; anything else unsets it (stores -1, the default): no column, and
+ * Big-O fits skip the result. */
 nb_bench *nb_complexity_n(nb_bench *b, double n);
 /* The unit time columns are expressed in: seconds per named unit
  * (default 1e-9, "ns"). seconds must be positive and finite; otherwise the
@@ -273,9 +278,10 @@ size_t nb_bigo_fit(const double *n, const double *t, size_t count, nb_bigo *out,
 int    nb_bigo_print(FILE *out, const nb_bigo *fits, size_t count);
 
 /* Templates: nanobench's mustache-like language over b's results.
- * 0 on success; -1 on a malformed template (unknown tag, unbalanced section)
- * or a write error: then nothing is guaranteed about what was written
- * (callers that write files write to a temporary and rename). */
+ * 0 on success; -1 on a malformed template (unknown tag, unbalanced section:
+ * found before anything is written, so nothing is) or a write error (then
+ * part may have been written: callers that write files write to a
+ * temporary and rename). */
 int nb_render(const char *tmpl, const nb_bench *b, FILE *out);
 const char *nb_templ_csv(void);
 const char *nb_templ_json(void);

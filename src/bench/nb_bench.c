@@ -230,8 +230,11 @@ nb_bench *nb_max_epoch_time(nb_bench *b, uint64_t ns)
 
 nb_bench *nb_complexity_n(nb_bench *b, double n)
 {
+    /* Only a size Big-O can use counts as set; anything else is stored as
+     * -1, so that "negative when not set" holds for the getters and
+     * {{complexityN}} alike. */
     if (b)
-        b->cfg.complexity_n = n;
+        b->cfg.complexity_n = n > 0 && isfinite(n) ? n : -1.0;
     return b;
 }
 
