@@ -120,7 +120,8 @@ good -list -filter='SHA1)' -filter='(SHA1|SHA512)'
 [ "$(cat "$tmp/out")" = "SHA1
 SHA512" ] || fail "a later -filter does not replace the first: $(cat "$tmp/out")"
 good -list
-[ "$(wc -l <"$tmp/out")" -eq 16 ] || fail "-list shows $(wc -l <"$tmp/out") benchmarks"
+# (which names, exactly, is test_sanity.sh's check: the one list to edit when adding one)
+[ -s "$tmp/out" ] || fail "-list shows nothing"
 LC_ALL=C sort "$tmp/out" | cmp -s - "$tmp/out" || fail "-list is not in byte-wise order"
 [ ! -s "$tmp/err" ] || fail "-list wrote on stderr: $(cat "$tmp/err")"
 

@@ -31,7 +31,8 @@
     BENCHMARK(SHA256D64_1024) \
     BENCHMARK(SHA256_32b) \
     BENCHMARK(SHA512) \
-    BENCHMARK(SipHash_32b)
+    BENCHMARK(SipHash_32b) \
+    /* every line above ends in a backslash, so a new one can go anywhere */
 
 /* Declares every benchmark: void ComplexMemPool(nb_bench *bench); and so on. */
 #define BENCH_BITCOIN_DECLARE(name) void name(nb_bench *bench);

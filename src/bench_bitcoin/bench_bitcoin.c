@@ -170,7 +170,8 @@ static void print_help(FILE *out)
         "    average out noise.\n"
         "  - NANOBENCH_ENDLESS=<name> runs that benchmark for ever (say, to watch it with\n"
         "    'perf top'); it says so on stderr.\n"
-        "  - NANOBENCH_SUPPRESS_WARNINGS=1 hides the stability warnings and unstable markers.\n",
+        "  - NANOBENCH_SUPPRESS_WARNINGS=1 hides the stability warnings, the unstable\n"
+        "    markers and the note on missing performance counters.\n",
         out);
 }
 
