@@ -726,6 +726,64 @@ static void test_concurrent_first_detection(void)
                detected[0] ? detected[0] : "");
 }
 
+/* Detection again, while another thread hashes and reads the string the
+ * first detection returned (the usual "each worker detects, then hashes"):
+ * a repeated detection must write nothing. It used to rebuild the
+ * description in place (the reader saw it cut short, e.g. "avx512(16way)")
+ * and reinstall the chain, emptied for a moment, under the hashing thread. */
+typedef struct {
+    const char *desc;                 /* what detection returned */
+    char copy[128];                   /* its text then */
+    unsigned char d64_in[64 * 20], d64_ref[32 * 20], abc_ref[32];
+    int done, reads, bad_desc, bad_hash;
+} redetect_state;
+
+static void *redetect_reader(void *arg)
+{
+    redetect_state *s = arg;
+    unsigned char got[32 * 20];
+    while (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE) || s->reads < 1000) {
+        const volatile char *p = s->desc;
+        size_t i = 0;
+        while (s->copy[i] != '\0' && p[i] == s->copy[i])
+            i++;
+        s->bad_desc += p[i] != s->copy[i];
+        sha256_d64(got, s->d64_in, 20);
+        s->bad_hash += memcmp(got, s->d64_ref, sizeof s->d64_ref) != 0;
+        sha256_hash(got, (const unsigned char *)"abc", 3);
+        s->bad_hash += memcmp(got, s->abc_ref, 32) != 0;
+        s->reads++;
+    }
+    return NULL;
+}
+
+static void test_redetect_writes_nothing(int calls)
+{
+    static redetect_state s;
+    pthread_t t;
+    int i, same = 1;
+    s.desc = sha256_autodetect();
+    if (!CHECK(strlen(s.desc) < sizeof s.copy))
+        return;
+    strcpy(s.copy, s.desc);
+    for (i = 0; i < (int)sizeof s.d64_in; i++)
+        s.d64_in[i] = (unsigned char)(i * 7 + 1);
+    sha256_d64_portable(s.d64_ref, s.d64_in, 20);
+    sha256_hash(s.abc_ref, (const unsigned char *)"abc", 3);
+    if (pthread_create(&t, NULL, redetect_reader, &s) != 0) {
+        printf("no thread: repeated detection not tested\n");
+        return;
+    }
+    for (i = 0; i < calls; i++)
+        same &= sha256_autodetect() == s.desc;
+    __atomic_store_n(&s.done, 1, __ATOMIC_RELEASE);
+    pthread_join(t, NULL);
+    CHECK(same);
+    CHECKF(s.bad_desc == 0, "%d of %d reads saw the description change", s.bad_desc, s.reads);
+    CHECKF(s.bad_hash == 0, "%d of %d hashes wrong during detection", s.bad_hash, 2 * s.reads);
+    printf("repeated detection: %d calls, %d reads by another thread\n", calls, s.reads);
+}
+
 int main(int argc, char **argv)
 {
     const cpu_features *f;
@@ -735,6 +793,7 @@ int main(int argc, char **argv)
     check_rng_init(argv[0]);
     if (argc > 1 && strcmp(argv[1], "--quick") == 0)
         rounds = 20;
+    test_redetect_writes_nothing(rounds * 500);
     printf("cpu: sse41=%d avx2=%d shani=%d avx512=%d bmi2=%d\n", f->sse41, f->avx2, f->shani,
            f->avx512, f->bmi2);
     test_cpu_detection(f);

@@ -359,15 +359,21 @@ static int find_usable(size_t n, const char *(*name)(size_t), int (*usable)(size
 /* ---- SHA-256 ----------------------------------------------------------- */
 
 /* Descriptions: of the autodetected set, and of each variant when forced
- * alone. Each buffer is written with the same text every time, so a string
- * sha256_autodetect or sha256_impl_current returned keeps its meaning. */
+ * alone. Each buffer is written once, the first time its set is installed
+ * (its text depends on nothing else: the verdicts are cached), so a string
+ * sha256_autodetect or sha256_impl_current returned never changes, even
+ * while another thread switches implementations. */
 static char sha256_auto_desc[96], sha256_forced_desc[N_SHA256][32];
 static const char *sha256_desc = "standard";
+static unsigned sha256_installed;   /* the use mask in place (0: portable) */
 
 /* Installs the variants whose bits are set in use (bit i: sha256_variants[i]),
  * which must all be usable, and describes them in desc. The transform and
  * the one-at-a-time d64 come from the last variant in the table that has
- * them; the kernels chain widest first. */
+ * them; the kernels chain widest first. When that set, described in desc,
+ * is already in place, nothing is written at all: a repeated detection
+ * (each worker thread detecting before it hashes) then cannot disturb a
+ * thread that is already hashing. */
 static void sha256_install(unsigned use, char *desc)
 {
     sha256_transform_fn transform = sha256_transform_portable;
@@ -376,6 +382,9 @@ static void sha256_install(unsigned use, char *desc)
     size_t one_from = 0;
     char *p = desc;
 
+    if (use == sha256_installed && desc == sha256_desc)
+        return;
+    sha256_installed = use;
     chain.count = 0;
     for (size_t i = 1; i < N_SHA256; i++) {
         const sha256_variant *v = &sha256_variants[i];
@@ -398,8 +407,10 @@ static void sha256_install(unsigned use, char *desc)
     sha256_transform_impl = transform;
     sha256_finish_impl = finish;
     sha256_d64_impl = chain.count > 0 ? sha256_d64_chain : one;
+    sha256_desc = desc;
+    if (desc[0] != '\0')
+        return; /* described the first time */
 
-    desc[0] = '\0';
     for (size_t i = 1; i < N_SHA256; i++) {
         const sha256_variant *v = &sha256_variants[i];
         const char *sep = "(";
@@ -423,7 +434,6 @@ static void sha256_install(unsigned use, char *desc)
     }
     if (desc[0] == '\0')
         strcpy(desc, "standard");
-    sha256_desc = desc;
 }
 
 /* The set autodetection installs; see doc/crypto.md for the measurements
@@ -485,7 +495,9 @@ static int sha1_impl_force_unlocked(const char *name)
     int i = find_usable(N_SHA1, sha1_name, sha1_usable, name);
     if (i < 0)
         return -1;
-    sha1_transform_impl = sha1_variants[i].transform;
+    /* no store when nothing changes, as for SHA-256 */
+    if (sha1_transform_impl != sha1_variants[i].transform)
+        sha1_transform_impl = sha1_variants[i].transform;
     sha1_desc = sha1_variants[i].name;
     return 0;
 }
@@ -505,7 +517,8 @@ static int sha512_impl_force_unlocked(const char *name)
     int i = find_usable(N_SHA512, sha512_name, sha512_usable, name);
     if (i < 0)
         return -1;
-    sha512_transform_impl = sha512_variants[i].transform;
+    if (sha512_transform_impl != sha512_variants[i].transform)
+        sha512_transform_impl = sha512_variants[i].transform;
     sha512_desc = sha512_variants[i].name;
     return 0;
 }

@@ -51,7 +51,10 @@ void sha256_d64(unsigned char *out, const unsigned char *in, size_t blocks);
  * run correctly, checking each candidate against the portable code first, and
  * returns its name ("standard", "shani(1way,2way)", ...): a static string,
  * never NULL. Safe to call more than once, and from several threads at once
- * (the calls take turns); not safe to call while another thread is hashing. */
+ * (the calls take turns). The first call switches implementations, so no
+ * other thread may be hashing then; later ones change and write nothing
+ * (unless an implementation was forced in between), so every worker thread
+ * may call it before it hashes, while others already do. */
 const char *sha256_autodetect(void);
 
 #ifdef __cplusplus
