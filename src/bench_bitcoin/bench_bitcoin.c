@@ -247,6 +247,23 @@ static int parse_asymptote(const char *value, options *o)
 }
 
 /* Parses argv into o; 0, or -1 after one error line. */
+/* Compiles a -filter value as a POSIX extended regex (plus flags) into re: 0, or -1 after
+ * saying why (a regex that does not compile, or no memory to compile it in). */
+static int compile_filter(regex_t *re, const char *value, int flags)
+{
+    char msg[256];
+    int rc = regcomp(re, value, REG_EXTENDED | flags);
+    if (rc == 0)
+        return 0;
+    if (rc == REG_ESPACE) {
+        bench_error("-filter: out of memory compiling '%s'", value);
+        return -1;
+    }
+    regerror(rc, re, msg, sizeof msg);
+    bench_error("-filter: invalid regular expression '%s': %s", value, msg);
+    return -1;
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     int i;
@@ -293,13 +310,8 @@ static int parse_args(int argc, char **argv, options *o)
             /* Checked here, every occurrence: a bad value is an error even when a later
              * -filter replaces it, as for the numeric options. */
             regex_t re;
-            int rc = regcomp(&re, value, REG_EXTENDED | REG_NOSUB);
-            if (rc != 0) {
-                char msg[256];
-                regerror(rc, &re, msg, sizeof msg);
-                bench_error("-filter: invalid regular expression '%s': %s", value, msg);
+            if (compile_filter(&re, value, REG_NOSUB) != 0)
                 return -1;
-            }
             regfree(&re);
             o->filter = value;
         } else if (IS("asymptote")) {
@@ -358,23 +370,24 @@ static int select_benchmarks(const options *o, bench_entry **selected, size_t *c
         bench_error("out of memory");
         return -1;
     }
-    if (o->filter) {
-        int rc = regcomp(&re, o->filter, REG_EXTENDED);
-        if (rc != 0) {
-            char msg[256];
-            regerror(rc, &re, msg, sizeof msg);
-            bench_error("-filter: invalid regular expression '%s': %s", o->filter, msg);
-            util_free(sel);
-            return -1;
-        }
+    if (o->filter && compile_filter(&re, o->filter, 0) != 0) {
+        util_free(sel);
+        return -1;
     }
     for (i = 0; i < total; i++) {
         /* Whole-name match without rewriting the user's regex: POSIX regexec finds the
          * leftmost-longest match, so a match of the whole name exists exactly when the one
          * returned starts at 0 and ends at the end. */
         regmatch_t m;
-        if (o->filter && (regexec(&re, all[i].name, 1, &m, 0) != 0 || m.rm_so != 0
-                          || (size_t)m.rm_eo != strlen(all[i].name)))
+        int rc = o->filter ? regexec(&re, all[i].name, 1, &m, 0) : 0;
+        if (rc != 0 && rc != REG_NOMATCH) {
+            /* REG_ESPACE: not "no match", or a benchmark would be left out silently */
+            bench_error("-filter: out of memory while matching '%s'", o->filter);
+            regfree(&re);
+            util_free(sel);
+            return -1;
+        }
+        if (o->filter && (rc != 0 || m.rm_so != 0 || (size_t)m.rm_eo != strlen(all[i].name)))
             continue;
         sel[n++] = all[i];
     }
