@@ -278,10 +278,11 @@ size_t nb_bigo_fit(const double *n, const double *t, size_t count, nb_bigo *out,
 int    nb_bigo_print(FILE *out, const nb_bigo *fits, size_t count);
 
 /* Templates: nanobench's mustache-like language over b's results.
- * 0 on success; -1 on a malformed template (unknown tag, unbalanced section:
- * found before anything is written, so nothing is) or a write error (then
- * part may have been written: callers that write files write to a
- * temporary and rename). */
+ * 0 on success; -1 with errno EINVAL for a malformed template (unknown tag,
+ * unbalanced section) or a NULL argument, ENOMEM when out of memory (in
+ * both cases nothing is written), or the write's own errno (EIO when it set
+ * none) when writing failed: then part may have been written, so callers
+ * that write files write to a temporary and rename. */
 int nb_render(const char *tmpl, const nb_bench *b, FILE *out);
 const char *nb_templ_csv(void);
 const char *nb_templ_json(void);

@@ -13,6 +13,7 @@
 #include "bench/nb_internal.h"
 #include "util/alloc.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +77,7 @@ static int is_space(char c)
 
 /* Splits tmpl into tokens (comments and pragmas dropped, pragmas applied to
  * *mode). Returns the count, or (size_t)-1 on an unterminated tag, an empty
- * tag, an unknown pragma or no memory. */
+ * tag or an unknown pragma, (size_t)-2 when out of memory. */
 static size_t tokenize(const char *tmpl, token **out, enum mode *mode)
 {
     size_t max = 1, n = 0;
@@ -87,7 +88,7 @@ static size_t tokenize(const char *tmpl, token **out, enum mode *mode)
         max += 2;
     t = util_malloc_array(max, sizeof *t);
     if (!t)
-        return (size_t)-1;
+        return (size_t)-2;
 
     p = tmpl;
     for (;;) {
@@ -598,13 +599,17 @@ int nb_render(const char *tmpl, const nb_bench *b, FILE *out)
     obuf o = {NULL, 0, 0, 0};
     render_ctx x;
     const nb_result *top;
-    int rc = -1;
+    int rc = -1, why = EINVAL; /* errno on failure, unless the buffer or a write failed */
 
-    if (!tmpl || !b || !out)
+    if (!tmpl || !b || !out) {
+        errno = EINVAL;
         return -1;
+    }
     n = tokenize(tmpl, &t, &mode);
-    if (n == (size_t)-1)
+    if (n == (size_t)-1 || n == (size_t)-2) {
+        errno = n == (size_t)-2 ? ENOMEM : EINVAL;
         return -1;
+    }
     if (check(t, 0, n, L_TOP, NULL, 0) != n)
         goto done;
 
@@ -631,16 +636,20 @@ int nb_render(const char *tmpl, const nb_bench *b, FILE *out)
         if (render_range(&x, t, 0, n, L_TOP, top, 0, count))
             goto done;
     }
-    if (o.failed)
-        goto done;
+    why = errno = 0;
     if (o.len && fwrite(o.p, 1, o.len, out) != o.len)
-        goto done;
-    if (fflush(out) != 0 || ferror(out))
-        goto done;
-    rc = 0;
+        why = errno ? errno : EIO;
+    else if (fflush(out) != 0 || ferror(out))
+        why = errno ? errno : EIO;
+    else
+        rc = 0;
 done:
+    if (o.failed)
+        why = ENOMEM; /* the output buffer could not grow: the error behind a failed render */
     util_free(o.p);
     util_free(t);
+    if (rc != 0)
+        errno = why;
     return rc;
 }
 

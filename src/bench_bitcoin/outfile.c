@@ -369,22 +369,26 @@ int out_open(out_file *o, int writing)
 /* Renders tmpl into o's temporary file and closes it; 0, or -1 after one error line. */
 int out_render(out_file *o, const char *tmpl, const nb_bench *b)
 {
-    int rc, err = 0;
+    int err = 0;
     /* Appending: after the table for a file that is also stdout (a device or FIFO is open
      * already). */
     if (o->direct && !o->f && !(o->f = fopen(o->path, "a"))) {
         bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
         return -1;
     }
-    rc = nb_render(tmpl, b, o->f);
-    if (fflush(o->f) != 0 || ferror(o->f))
-        err = errno;
+    /* nb_render's errno: ENOMEM, EINVAL (a template of ours that it refused: a bug here),
+     * or the write's error */
+    if (nb_render(tmpl, b, o->f) != 0)
+        err = errno ? errno : EIO;
+    errno = 0;
+    if ((fflush(o->f) != 0 || ferror(o->f)) && !err)
+        err = errno ? errno : EIO;
     if (fclose(o->f) != 0 && !err)
-        err = errno;
+        err = errno ? errno : EIO;
     o->f = NULL;
-    if (rc != 0 || err) {
-        bench_error("%s: writing '%s' failed%s%s", o->option, o->target,
-                   err ? ": " : "", err ? strerror(err) : " (template rendering error)");
+    if (err) {
+        bench_error("%s: writing '%s' failed: %s", o->option, o->target,
+                    err == EINVAL ? "the template was refused" : strerror(err));
         return -1;
     }
     return 0;
