@@ -521,6 +521,40 @@ static void test_seventeen_digits(void)
     nb_bench_free(b);
 }
 
+/* {{context(key)}} reads back any key nb_context accepted, however long
+ * (a 256-byte key used to make the render fail with -1 though it was set). */
+static void test_long_context_key(void)
+{
+    nb_bench *b = nb_bench_new();
+    static const size_t lens[] = {1, 255, 256, 300};
+    char key[301], tmpl[400], *s;
+    size_t i, len;
+    int rc = -1;
+    if (!CHECK(b != NULL))
+        return;
+    nb_output(nb_performance_counters(b, 0), NULL);
+    nb_test_set_clock(b, fake_now, NULL, 20);
+    for (i = 0; i < sizeof lens / sizeof lens[0]; ++i) {
+        len = lens[i];
+        memset(key, 'k', len);
+        key[len] = '\0';
+        nb_context(b, key, "v");
+        if (!CHECK(nb_get_context(b, key) != NULL))
+            break;
+    }
+    nb_run(nb_epoch_iterations(nb_epochs(b, 1), 1), fake_op, NULL);
+    for (i = 0; i < sizeof lens / sizeof lens[0]; ++i) {
+        len = lens[i];
+        memset(key, 'k', len);
+        key[len] = '\0';
+        snprintf(tmpl, sizeof tmpl, "{{context(%s)}}", key);
+        s = render(tmpl, b, &rc);
+        CHECKF(rc == 0 && s && strcmp(s, "v") == 0, "key of %zu bytes: rc %d", len, rc);
+        free(s);
+    }
+    nb_bench_free(b);
+}
+
 static void test_malformed(void)
 {
     static const char *const bad[] = {
@@ -660,6 +694,7 @@ int main(int argc, char **argv)
     test_golden();
     test_string_edges();
     test_seventeen_digits();
+    test_long_context_key();
     if (check_comma_locale()) { /* the same output whatever LC_NUMERIC the program set */
         test_json();
         test_csv();

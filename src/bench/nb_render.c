@@ -516,13 +516,14 @@ static int put_result_value(render_ctx *x, const nb_result *r, const token *t)
     case F_MAX: put_number(x, nb_result_maximum(r, c.m1)); break;
     case F_SUMPRODUCT: put_number(x, nb_result_sum_product(r, c.m1, c.m2)); break;
     case F_CONTEXT: {
-        char key[256];
-        const char *val;
-        if (c.arg_len >= sizeof key)
-            return -1;
-        memcpy(key, c.arg, c.arg_len);
-        key[c.arg_len] = '\0';
-        val = nb_result_context(r, key);
+        /* Looked up in place, by length: a key of any length that
+         * nb_context accepted can be read back. */
+        const char *val = NULL;
+        size_t i;
+        for (i = 0; i < r->cfg.context_count && !val; ++i)
+            if (strlen(r->cfg.context[i].key) == c.arg_len &&
+                memcmp(r->cfg.context[i].key, c.arg, c.arg_len) == 0)
+                val = r->cfg.context[i].value;
         if (!val)
             return -1; /* as nanobench: an unset key is an error */
         put_string(x, val);
