@@ -1099,8 +1099,9 @@ static void test_table_rules(void)
 
     /* names and titles stay inside their cell as CommonMark code: '|'
      * escaped, line breaks as spaces, the code span's delimiter longer than
-     * any run of backticks inside, and padded when a backtick is at an end */
-    nb_title(nb_name(b, "a|b\nc``d"), "x|y");
+     * any run of backticks inside, and padded when a backtick is at an end;
+     * the unit too, which the header's column titles hold */
+    nb_unit(nb_title(nb_name(b, "a|b\nc``d"), "x|y"), "u|v\nw");
     rs[0] = eleven(b, 1e-6, 0);
     nb_name(b, "`edge`");
     rs[1] = eleven(b, 1e-6, 0);
@@ -1110,6 +1111,8 @@ static void test_table_rules(void)
     CHECK(text && strstr(text, "| x\\|y\n") != NULL);
     CHECK(text && strstr(text, "| ```a\\|b c``d```\n") != NULL);
     CHECK(text && strstr(text, "| `` `edge` ``\n") != NULL);
+    CHECK(text && strstr(text, " ns/u\\|v w |") && strstr(text, " u\\|v w/s |"));
+    CHECK(text && strstr(text, "|:-----\n") != NULL);  /* as wide as "x\\|y" */
     if (text) {
         /* every row has the header's number of cell separators */
         size_t lines = 0, pipes = 0, first = 0;
@@ -1128,7 +1131,7 @@ static void test_table_rules(void)
     free(text);
     nb_result_free(rs[1]);
     nb_result_free(rs[0]);
-    nb_title(b, "benchmark");
+    nb_unit(nb_title(b, "benchmark"), "op");
 
     /* unstable: err >= 5% gets the marker and advice; suppressed, not */
     nb_name(b, "noisy");

@@ -222,6 +222,15 @@ static int put_cell_text(FILE *out, const char *s)
     return ok;
 }
 
+/* Length of s as put_cell_text writes it. */
+static size_t cell_text_len(const char *s)
+{
+    size_t n = 0;
+    for (; *s; ++s)
+        n += *s == '|' ? 2 : 1;
+    return n;
+}
+
 /* The name as a markdown code span: delimited by one backtick more than its
  * longest run of them, padded with spaces when it starts or ends with one
  * (CommonMark strips one space each side). */
@@ -278,8 +287,16 @@ int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned
 
     if (need_header(out, hash)) {
         fputc('\n', out);
-        for (i = 0; i < n; ++i)
-            fprintf(out, "|%*s ", c[i].width - 2, c[i].title);
+        for (i = 0; i < n; ++i) {
+            /* right-aligned as "%*s" would, but escaped: a unit is the
+             * user's text too ("ns/<unit>", "<unit>/s") */
+            size_t tl = cell_text_len(c[i].title);
+            fputc('|', out);
+            if (tl < (size_t)c[i].width - 2)
+                repeat(out, ' ', (size_t)c[i].width - 2 - tl);
+            put_cell_text(out, c[i].title);
+            fputc(' ', out);
+        }
         fputs("| ", out);
         put_cell_text(out, r->cfg.title);
         fputc('\n', out);
@@ -289,7 +306,7 @@ int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned
             fputc(':', out);
         }
         fputs("|:", out);
-        repeat(out, '-', strlen(r->cfg.title) + 1);
+        repeat(out, '-', cell_text_len(r->cfg.title) + 1);
         fputc('\n', out);
     }
 
