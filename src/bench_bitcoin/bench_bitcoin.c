@@ -12,6 +12,7 @@
 #endif
 
 #include "bench_bitcoin/bench.h"
+#include "bench_bitcoin/filter.h"
 #include "bench_bitcoin/outfile.h"
 #include "crypto/dispatch.h"
 #include "crypto/sha256.h"
@@ -247,23 +248,6 @@ static int parse_asymptote(const char *value, options *o)
 }
 
 /* Parses argv into o; 0, or -1 after one error line. */
-/* Compiles a -filter value as a POSIX extended regex (plus flags) into re: 0, or -1 after
- * saying why (a regex that does not compile, or no memory to compile it in). */
-static int compile_filter(regex_t *re, const char *value, int flags)
-{
-    char msg[256];
-    int rc = regcomp(re, value, REG_EXTENDED | flags);
-    if (rc == 0)
-        return 0;
-    if (rc == REG_ESPACE) {
-        bench_error("-filter: out of memory compiling '%s'", value);
-        return -1;
-    }
-    regerror(rc, re, msg, sizeof msg);
-    bench_error("-filter: invalid regular expression '%s': %s", value, msg);
-    return -1;
-}
-
 static int parse_args(int argc, char **argv, options *o)
 {
     int i;
@@ -310,7 +294,7 @@ static int parse_args(int argc, char **argv, options *o)
             /* Checked here, every occurrence: a bad value is an error even when a later
              * -filter replaces it, as for the numeric options. */
             regex_t re;
-            if (compile_filter(&re, value, REG_NOSUB) != 0)
+            if (filter_compile(&re, value, REG_NOSUB) != 0)
                 return -1;
             regfree(&re);
             o->filter = value;
@@ -370,26 +354,19 @@ static int select_benchmarks(const options *o, bench_entry **selected, size_t *c
         bench_error("out of memory");
         return -1;
     }
-    if (o->filter && compile_filter(&re, o->filter, 0) != 0) {
+    if (o->filter && filter_compile(&re, o->filter, 0) != 0) {
         util_free(sel);
         return -1;
     }
     for (i = 0; i < total; i++) {
-        /* Whole-name match without rewriting the user's regex: POSIX regexec finds the
-         * leftmost-longest match, so a match of the whole name exists exactly when the one
-         * returned starts at 0 and ends at the end. */
-        regmatch_t m;
-        int rc = o->filter ? regexec(&re, all[i].name, 1, &m, 0) : 0;
-        if (rc != 0 && rc != REG_NOMATCH) {
-            /* REG_ESPACE: not "no match", or a benchmark would be left out silently */
-            bench_error("-filter: out of memory while matching '%s'", o->filter);
+        int match = o->filter ? filter_match(&re, o->filter, all[i].name) : 1;
+        if (match < 0) {
             regfree(&re);
             util_free(sel);
             return -1;
         }
-        if (o->filter && (rc != 0 || m.rm_so != 0 || (size_t)m.rm_eo != strlen(all[i].name)))
-            continue;
-        sel[n++] = all[i];
+        if (match)
+            sel[n++] = all[i];
     }
     if (o->filter)
         regfree(&re);
