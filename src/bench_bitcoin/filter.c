@@ -182,6 +182,9 @@ int filter_compile(regex_t *re, const char *pattern, int flags)
     int rc;
     if (screen(pattern) != 0)
         return -1;
+    /* zeroed: regerror is given re after a failed regcomp, which need not have written it
+     * (MemorySanitizer checks) */
+    memset(re, 0, sizeof *re);
     rc = regcomp(re, pattern, REG_EXTENDED | flags);
     if (rc == 0)
         return 0;
