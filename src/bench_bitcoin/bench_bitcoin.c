@@ -20,7 +20,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -293,10 +292,15 @@ static int parse_args(int argc, char **argv, options *o)
         if (IS("filter")) {
             /* Checked here, every occurrence: a bad value is an error even when a later
              * -filter replaces it, as for the numeric options. */
-            regex_t re;
-            if (filter_compile(&re, value, REG_NOSUB) != 0)
+            size_t total;
+            const bench_entry *all = bench_registry(&total);
+            unsigned char *scratch = util_malloc_array(total ? total : 1, 1);
+            int rc = scratch ? filter_select(value, all, total, scratch) : -1;
+            if (!scratch)
+                bench_error("-filter: out of memory");
+            util_free(scratch);
+            if (rc != 0)
                 return -1;
-            regfree(&re);
             o->filter = value;
         } else if (IS("asymptote")) {
             util_free(o->asymptote);
@@ -348,28 +352,23 @@ static int select_benchmarks(const options *o, bench_entry **selected, size_t *c
     size_t total, i, n = 0;
     const bench_entry *all = bench_registry(&total);
     bench_entry *sel = util_malloc_array(total, sizeof *sel);
-    regex_t re;
+    unsigned char *match = util_malloc_array(total ? total : 1, 1);
 
-    if (!sel) {
+    if (!sel || !match) {
         bench_error("out of memory");
-        return -1;
-    }
-    if (o->filter && filter_compile(&re, o->filter, 0) != 0) {
         util_free(sel);
+        util_free(match);
         return -1;
     }
-    for (i = 0; i < total; i++) {
-        int match = o->filter ? filter_match(&re, o->filter, all[i].name) : 1;
-        if (match < 0) {
-            regfree(&re);
-            util_free(sel);
-            return -1;
-        }
-        if (match)
-            sel[n++] = all[i];
+    if (o->filter && filter_select(o->filter, all, total, match) != 0) {
+        util_free(sel);
+        util_free(match);
+        return -1;
     }
-    if (o->filter)
-        regfree(&re);
+    for (i = 0; i < total; i++)
+        if (!o->filter || match[i])
+            sel[n++] = all[i];
+    util_free(match);
     qsort(sel, n, sizeof *sel, by_name);
     *selected = sel;
     *count = n;

@@ -3,39 +3,23 @@
 #include <config.h>
 #endif
 
-#include "bench_bitcoin/bench.h"
 #include "bench_bitcoin/filter.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-/* Groups nested deeper than this are refused (regcomp has its own, larger, limit). */
-#define MAX_DEPTH 64
-
-/* One group being read: the heaviest finished item in it (over all its alternatives) and the
- * item a repetition operator would apply to (0: none yet), with where that item's last
- * repetition operator started (NULL: the item has none). Weights are copies asked for along
- * the heaviest nesting path: an atom weighs 1, a group its heaviest item. */
-typedef struct {
-    double max, last;
-    const char *rep;
-} group;
-
-static void finish_item(group *g)
-{
-    if (g->last > g->max)
-        g->max = g->last;
-    g->last = 0;
-    g->rep = NULL;
-}
-
-static void start_item(group *g, double weight)
-{
-    finish_item(g);
-    g->last = weight;
-}
+/* ---- repetition operators in a row ---- */
 
 /* The end of the bracket expression that starts at p ('['), as regcomp reads it: a ']' right
- * after "[" or "[^" is a member, and so is anything inside "[:...:]", "[.....]", "[=...=]". */
+ * after "[" or "[^" is a member, and so is anything inside "[:...:]", "[.....]", "[=...=]".
+ * An opener without its closer ends the scan (regcomp refuses the pattern anyway), so the
+ * scan stays linear. */
 static const char *bracket_end(const char *p)
 {
     const char *q = p + 1;
@@ -48,167 +32,220 @@ static const char *bracket_end(const char *p)
             const char *close = q + 2;
             while (*close && !(close[0] == q[1] && close[1] == ']'))
                 close++;
-            if (*close) {
-                q = close + 2;
-                continue;
-            }
+            if (!*close)
+                return close;
+            q = close + 2;
+            continue;
         }
         q++;
     }
     return *q ? q + 1 : q;
 }
 
-/* Reads a decimal number at *p (stopping to count past a billion); 1 if there were digits. */
-static int number(const char **p, double *value)
+/* If p ('{') starts an interval as glibc reads one ("{m}", "{m,}", "{m,n}", "{,n}", "{,}"),
+ * its end; otherwise NULL (regcomp then reads the brace as it will). */
+static const char *interval_end(const char *p)
 {
-    const char *s = *p;
-    *value = 0;
-    while (*s >= '0' && *s <= '9') {
-        if (*value < 1e9)
-            *value = *value * 10 + (*s - '0');
-        s++;
-    }
-    if (s == *p)
-        return 0;
-    *p = s;
-    return 1;
-}
-
-/* If p ('{') starts an interval "{m}", "{m,}", "{m,n}" or "{,n}", its end and the copies it
- * asks for; otherwise NULL (regcomp then reads the brace as it will). */
-static const char *interval(const char *p, double *copies)
-{
-    double m = 0, n = 0;
-    int has_m, has_n = 0, comma = 0;
     p++;
-    has_m = number(&p, &m);
-    if (*p == ',') {
-        comma = 1;
+    while (*p >= '0' && *p <= '9')
         p++;
-        has_n = number(&p, &n);
+    if (*p == ',') {
+        p++;
+        while (*p >= '0' && *p <= '9')
+            p++;
     }
-    if (*p != '}' || (!has_m && !has_n))
-        return NULL;
-    *copies = !comma ? m : has_n ? n : m + 1;
-    if (*copies < 1)
-        *copies = 1;
-    return p + 1;
+    return *p == '}' ? p + 1 : NULL;
 }
 
-/* 0 when pattern passes the screen, else -1 after saying why. */
+/* 0, or -1 after saying so when pattern has two repetition operators in a row. */
 static int screen(const char *pattern)
 {
-    group stack[MAX_DEPTH + 1], *g = stack;
-    const char *p = pattern;
-    memset(g, 0, sizeof *g);
+    const char *p = pattern, *prev_rep = NULL;
     while (*p) {
-        const char *end = p + 1;
-        double copies = 0;
+        const char *end = p + 1, *rep = NULL;
         switch (*p) {
         case '\\':
             if (p[1])
                 end = p + 2;
-            start_item(g, 1);
             break;
         case '[':
             end = bracket_end(p);
-            start_item(g, 1);
-            break;
-        case '(':
-            if (g == stack + MAX_DEPTH) {
-                bench_error("-filter: '%s' nests groups more than %d deep", pattern, MAX_DEPTH);
-                return -1;
-            }
-            memset(++g, 0, sizeof *g);
-            break;
-        case ')':
-            if (g == stack) {
-                start_item(g, 1); /* unmatched: regcomp decides */
-            } else {
-                double weight;
-                finish_item(g);
-                weight = g->max > 1 ? g->max : 1;
-                start_item(--g, weight);
-            }
-            break;
-        case '|':
-            finish_item(g);
             break;
         case '*':
         case '+':
-            copies = 2;
-            break;
         case '?':
-            copies = 1;
+            rep = p;
             break;
         case '{':
-            end = interval(p, &copies);
-            if (!end) {
+            if ((end = interval_end(p)) != NULL)
+                rep = p;
+            else
                 end = p + 1;
-                start_item(g, 1);
-            }
             break;
         default:
-            start_item(g, 1);
             break;
         }
-        if (copies > 0) {
-            if (g->rep) {
-                bench_error("-filter: '%s' has two repetition operators in a row ('%.*s'), "
-                            "which POSIX leaves undefined", pattern, (int)(end - g->rep), g->rep);
-                return -1;
-            }
-            if (g->last == 0) {
-                start_item(g, 1); /* nothing to repeat: regcomp decides */
-            } else {
-                g->last *= copies;
-                g->rep = p;
-                if (g->last > FILTER_MAX_REPEAT) {
-                    bench_error("-filter: '%s' repeats too much (nested or large repetitions "
-                                "multiply past %d copies; the regex library would take "
-                                "exponential time to compile it)", pattern, FILTER_MAX_REPEAT);
-                    return -1;
-                }
-            }
+        if (rep && prev_rep) {
+            bench_error("-filter: '%s' has two repetition operators in a row ('%.*s'), "
+                        "which POSIX leaves undefined", pattern, (int)(end - prev_rep),
+                        prev_rep);
+            return -1;
         }
+        prev_rep = rep;
         p = end;
     }
     return 0;
 }
 
-int filter_compile(regex_t *re, const char *pattern, int flags)
+/* ---- the regex work, in a child ---- */
+
+/* What the child sends back before the selection bytes. */
+typedef struct {
+    int rc;          /* 0, or regcomp's / regexec's error */
+    int matching;    /* the error came from regexec */
+    char msg[200];   /* regerror's text for a regcomp error */
+} verdict;
+
+/* Writes len bytes of buf to fd, or leaves the child with status 1. */
+static void write_all(int fd, const void *buf, size_t len)
 {
-    char msg[256];
-    int rc;
-    if (screen(pattern) != 0)
-        return -1;
-    /* zeroed: regerror is given re after a failed regcomp, which need not have written it
-     * (MemorySanitizer checks) */
-    memset(re, 0, sizeof *re);
-    rc = regcomp(re, pattern, REG_EXTENDED | flags);
-    if (rc == 0)
-        return 0;
-    if (rc == REG_ESPACE) {
-        bench_error("-filter: out of memory compiling '%s'", pattern);
-        return -1;
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            _exit(1);
+        p += w;
+        len -= (size_t)w;
     }
-    regerror(rc, re, msg, sizeof msg);
-    bench_error("-filter: invalid regular expression '%s': %s", pattern, msg);
-    return -1;
 }
 
-int filter_match(const regex_t *re, const char *pattern, const char *name)
+/* In the child: compile, match every name, write the verdict and the selection to fd. */
+static void child(int fd, const char *pattern, const bench_entry *all, size_t count,
+                  unsigned char *selected)
 {
-    /* POSIX regexec finds the leftmost-longest match, so a match of the whole name exists
-     * exactly when the one returned starts at 0 and ends at the end: no rewriting of the
-     * user's pattern into "^(...)$". */
-    regmatch_t m;
-    int rc = regexec(re, name, 1, &m, 0);
-    if (rc == REG_NOMATCH)
-        return 0;
-    if (rc != 0) {
-        bench_error("-filter: out of memory while matching '%s'", pattern);
+    struct rlimit cpu = {FILTER_CPU_SECONDS, FILTER_CPU_SECONDS + 1}, core = {0, 0};
+    verdict v;
+    regex_t re;
+    size_t i;
+    int null = open("/dev/null", O_WRONLY);
+
+    /* The child says nothing itself: the parent reports, in one line. What a crash would
+     * print (a sanitizer's report) goes nowhere. */
+    if (null >= 0 && null != STDERR_FILENO) {
+        dup2(null, STDERR_FILENO);
+        close(null);
+    }
+    signal(SIGXCPU, SIG_DFL);
+    setrlimit(RLIMIT_CORE, &core);   /* a pattern out of time leaves no core file */
+    setrlimit(RLIMIT_CPU, &cpu);
+    memset(&v, 0, sizeof v);
+    memset(&re, 0, sizeof re);   /* regerror may read it after a failed regcomp */
+    v.rc = regcomp(&re, pattern, REG_EXTENDED);
+    if (v.rc != 0) {
+        regerror(v.rc, &re, v.msg, sizeof v.msg);
+    } else {
+        for (i = 0; i < count && v.rc == 0; i++) {
+            /* POSIX regexec finds the leftmost-longest match, so a match of the whole name
+             * exists exactly when the one returned starts at 0 and ends at the end: no
+             * rewriting of the user's pattern into "^(...)$". */
+            regmatch_t m;
+            int rc = regexec(&re, all[i].name, 1, &m, 0);
+            selected[i] = rc == 0 && m.rm_so == 0 && (size_t)m.rm_eo == strlen(all[i].name);
+            if (rc != 0 && rc != REG_NOMATCH) {
+                v.rc = rc;   /* REG_ESPACE: not "no match", or a benchmark would be left out */
+                v.matching = 1;
+            }
+        }
+        regfree(&re);
+    }
+    write_all(fd, &v, sizeof v);
+    write_all(fd, selected, count);
+    _exit(0);
+}
+
+/* Reads exactly len bytes from fd into buf: 0, or -1 at end of file or on an error. */
+static int read_all(int fd, void *buf, size_t len)
+{
+    char *p = buf;
+    while (len > 0) {
+        ssize_t r = read(fd, p, len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        p += r;
+        len -= (size_t)r;
+    }
+    return 0;
+}
+
+int filter_select(const char *pattern, const bench_entry *all, size_t count,
+                  unsigned char *selected)
+{
+    int fds[2], status, got;
+    verdict v;
+    pid_t pid;
+    struct sigaction dfl, old;
+
+    if (screen(pattern) != 0)
+        return -1;
+    if (pipe(fds) != 0) {
+        bench_error("-filter: cannot create a pipe: %s", strerror(errno));
         return -1;
     }
-    return m.rm_so == 0 && (size_t)m.rm_eo == strlen(name);
+    /* SIGCHLD ignored (inherited so from a parent) would reap the child before waitpid */
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGCHLD, &dfl, &old);
+    fflush(NULL); /* nothing buffered is written twice */
+    pid = fork();
+    if (pid < 0) {
+        bench_error("-filter: cannot start a process to match '%s': %s", pattern,
+                    strerror(errno));
+        sigaction(SIGCHLD, &old, NULL);
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child(fds[1], pattern, all, count, selected);
+    }
+    close(fds[1]);
+    got = read_all(fds[0], &v, sizeof v) == 0 && read_all(fds[0], selected, count) == 0;
+    close(fds[0]);
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            status = -1;
+            break;
+        }
+    sigaction(SIGCHLD, &old, NULL);
+    if (status != -1 && WIFSIGNALED(status)
+        && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL)) {
+        bench_error("-filter: '%s' is too complex: the regex library took more than %d s of "
+                    "CPU time over it", pattern, FILTER_CPU_SECONDS);
+        return -1;
+    }
+    if (!got || status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        bench_error("-filter: the regex library failed on '%s' (the process matching it %s)",
+                    pattern, status != -1 && WIFSIGNALED(status) ? "crashed" : "failed");
+        return -1;
+    }
+    if (v.rc == REG_ESPACE) {
+        bench_error("-filter: out of memory %s '%s'", v.matching ? "while matching" : "compiling",
+                    pattern);
+        return -1;
+    }
+    if (v.rc != 0) {
+        v.msg[sizeof v.msg - 1] = '\0';
+        if (v.matching)
+            bench_error("-filter: matching '%s' failed (regexec error %d)", pattern, v.rc);
+        else
+            bench_error("-filter: invalid regular expression '%s': %s", pattern, v.msg);
+        return -1;
+    }
+    return 0;
 }
