@@ -115,6 +115,10 @@ for f in 'SHA1\*?' '[*+]*SHA1' '[]*+]*SHA1' 'S(H)*(A)+1' '(SHA1)*' 'SH{1}A{1,}1{
     good -list -filter="$f"
     [ "$(cat "$tmp/out")" = "SHA1" ] || fail "-filter='$f' selects: $(cat "$tmp/out")"
 done
+# With stdin and stderr closed, pipe() returns fds 0 and 2: the child's answer must not go
+# where it points stderr (/dev/null).
+"$prog" -list -filter=SHA1 >"$tmp/out" <&- 2>&- || fail "stdin and stderr closed: -filter failed"
+[ "$(cat "$tmp/out")" = "SHA1" ] || fail "stdin and stderr closed: selects $(cat "$tmp/out")"
 # An inherited "SIGCHLD ignored" does not lose the child's answer.
 if command -v python3 >/dev/null 2>&1; then
     python3 -c 'import os, signal, sys; signal.signal(signal.SIGCHLD, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])' \

@@ -123,9 +123,9 @@ static void write_all(int fd, const void *buf, size_t len)
 
 /* In the child: compile, match every name, write the verdict and the selection to fd. */
 static void child(int fd, const char *pattern, const bench_entry *all, size_t count,
-                  unsigned char *selected)
+                  unsigned char *selected, const struct rlimit *cpu)
 {
-    struct rlimit cpu = {FILTER_CPU_SECONDS, FILTER_CPU_SECONDS + 1}, core = {0, 0};
+    struct rlimit core = {0, 0};
     verdict v;
     regex_t re;
     size_t i;
@@ -139,7 +139,7 @@ static void child(int fd, const char *pattern, const bench_entry *all, size_t co
     }
     signal(SIGXCPU, SIG_DFL);
     setrlimit(RLIMIT_CORE, &core);   /* a pattern out of time leaves no core file */
-    setrlimit(RLIMIT_CPU, &cpu);
+    setrlimit(RLIMIT_CPU, cpu);
     memset(&v, 0, sizeof v);
     memset(&re, 0, sizeof re);   /* regerror may read it after a failed regcomp */
     v.rc = regcomp(&re, pattern, REG_EXTENDED);
@@ -165,6 +165,19 @@ static void child(int fd, const char *pattern, const bench_entry *all, size_t co
     _exit(0);
 }
 
+/* fd itself if above the standard streams, else a copy of it there (fd closed), or -1: the
+ * child points stderr at /dev/null, which must not hit the pipe (stdin and stderr closed
+ * make pipe() return fds 0 and 2). */
+static int above_stdio(int fd)
+{
+    int moved;
+    if (fd > STDERR_FILENO)
+        return fd;
+    moved = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
+    close(fd);
+    return moved;
+}
+
 /* Reads exactly len bytes from fd into buf: 0, or -1 at end of file or on an error. */
 static int read_all(int fd, void *buf, size_t len)
 {
@@ -188,10 +201,19 @@ int filter_select(const char *pattern, const bench_entry *all, size_t count,
     verdict v;
     pid_t pid;
     struct sigaction dfl, old;
+    struct rlimit cpu = {FILTER_CPU_SECONDS, FILTER_CPU_SECONDS + 1}, had;
 
     if (screen(pattern) != 0)
         return -1;
-    if (pipe(fds) != 0) {
+    /* within a lower hard limit the process already has (setrlimit cannot raise it) */
+    if (getrlimit(RLIMIT_CPU, &had) == 0 && had.rlim_max != RLIM_INFINITY
+        && had.rlim_max < cpu.rlim_max) {
+        cpu.rlim_max = had.rlim_max;
+        if (cpu.rlim_cur > cpu.rlim_max)
+            cpu.rlim_cur = cpu.rlim_max;
+    }
+    if (pipe(fds) != 0 || (fds[0] = above_stdio(fds[0])) < 0
+        || (fds[1] = above_stdio(fds[1])) < 0) {
         bench_error("-filter: cannot create a pipe: %s", strerror(errno));
         return -1;
     }
@@ -212,7 +234,7 @@ int filter_select(const char *pattern, const bench_entry *all, size_t count,
     }
     if (pid == 0) {
         close(fds[0]);
-        child(fds[1], pattern, all, count, selected);
+        child(fds[1], pattern, all, count, selected, &cpu);
     }
     close(fds[1]);
     got = read_all(fds[0], &v, sizeof v) == 0 && read_all(fds[0], selected, count) == 0;
@@ -225,8 +247,8 @@ int filter_select(const char *pattern, const bench_entry *all, size_t count,
     sigaction(SIGCHLD, &old, NULL);
     if (status != -1 && WIFSIGNALED(status)
         && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL)) {
-        bench_error("-filter: '%s' is too complex: the regex library took more than %d s of "
-                    "CPU time over it", pattern, FILTER_CPU_SECONDS);
+        bench_error("-filter: '%s' is too complex: the regex library took more than %lu s of "
+                    "CPU time over it", pattern, (unsigned long)cpu.rlim_cur);
         return -1;
     }
     if (!got || status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
