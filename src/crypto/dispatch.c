@@ -365,15 +365,15 @@ static int find_usable(size_t n, const char *(*name)(size_t), int (*usable)(size
  * while another thread switches implementations. */
 static char sha256_auto_desc[96], sha256_forced_desc[N_SHA256][32];
 static const char *sha256_desc = "standard";
-static unsigned sha256_installed;   /* the use mask in place (0: portable) */
 
 /* Installs the variants whose bits are set in use (bit i: sha256_variants[i]),
  * which must all be usable, and describes them in desc. The transform and
  * the one-at-a-time d64 come from the last variant in the table that has
- * them; the kernels chain widest first. When that set, described in desc,
- * is already in place, nothing is written at all: a repeated detection
- * (each worker thread detecting before it hashes) then cannot disturb a
- * thread that is already hashing. */
+ * them; the kernels chain widest first. Each buffer describes one set (the
+ * auto set is fixed: the verdicts are cached), so when desc is the one in
+ * use that set is in place and nothing is written at all: a repeated
+ * detection (each worker thread detecting before it hashes) then cannot
+ * disturb a thread that is already hashing. */
 static void sha256_install(unsigned use, char *desc)
 {
     sha256_transform_fn transform = sha256_transform_portable;
@@ -382,9 +382,8 @@ static void sha256_install(unsigned use, char *desc)
     size_t one_from = 0;
     char *p = desc;
 
-    if (use == sha256_installed && desc == sha256_desc)
+    if (desc == sha256_desc)
         return;
-    sha256_installed = use;
     chain.count = 0;
     for (size_t i = 1; i < N_SHA256; i++) {
         const sha256_variant *v = &sha256_variants[i];
