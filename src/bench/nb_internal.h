@@ -159,6 +159,9 @@ int  nb_config_copy(nb_config *dst, const nb_config *src);  /* 0 or -1 */
 void nb_config_free(nb_config *cfg);
 nb_result *nb_result_new(const nb_config *cfg, double resolution);
 void nb_result_free(nb_result *r);
+/* nb_result_context with a key of len bytes, not NUL-terminated (a template's
+ * {{context(key)}} argument, read in place). */
+const char *nb_result_context_len(const nb_result *r, const char *key, size_t len);
 /* Median and err over plain arrays (sorted in place): for the statistics
  * and their tests. */
 double nb_stats_median(double *v, size_t n);

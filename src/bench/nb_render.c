@@ -518,12 +518,7 @@ static int put_result_value(render_ctx *x, const nb_result *r, const token *t)
     case F_CONTEXT: {
         /* Looked up in place, by length: a key of any length that
          * nb_context accepted can be read back. */
-        const char *val = NULL;
-        size_t i;
-        for (i = 0; i < r->cfg.context_count && !val; ++i)
-            if (strlen(r->cfg.context[i].key) == c.arg_len &&
-                memcmp(r->cfg.context[i].key, c.arg, c.arg_len) == 0)
-                val = r->cfg.context[i].value;
+        const char *val = nb_result_context_len(r, c.arg, c.arg_len);
         if (!val)
             return -1; /* as nanobench: an unset key is an error */
         put_string(x, val);

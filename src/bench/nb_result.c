@@ -235,13 +235,18 @@ int nb_result_config(const nb_result *r, const char *tag, double *value)
     return 0;
 }
 
-const char *nb_result_context(const nb_result *r, const char *key)
+const char *nb_result_context_len(const nb_result *r, const char *key, size_t len)
 {
     size_t i;
     for (i = 0; i < r->cfg.context_count; ++i)
-        if (strcmp(r->cfg.context[i].key, key) == 0)
+        if (strlen(r->cfg.context[i].key) == len && memcmp(r->cfg.context[i].key, key, len) == 0)
             return r->cfg.context[i].value;
     return NULL;
+}
+
+const char *nb_result_context(const nb_result *r, const char *key)
+{
+    return nb_result_context_len(r, key, strlen(key));
 }
 
 static const char *const measure_names[NB_MEASURE_COUNT] = {
