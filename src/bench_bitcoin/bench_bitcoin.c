@@ -41,6 +41,8 @@
 
 typedef struct {
     const char *filter;      /* NULL: every benchmark */
+    unsigned char *match;    /* the last -filter's verdict per registry entry (bench_registry
+                                order), kept from its check; NULL with filter */
     int list;
     int sanity_check;
     int help;
@@ -294,12 +296,11 @@ static int parse_args(int argc, char **argv, options *o)
              * -filter replaces it, as for the numeric options. */
             size_t total;
             const bench_entry *all = bench_registry(&total);
-            unsigned char *scratch = util_malloc_array(total ? total : 1, 1);
-            int rc = scratch ? filter_select(value, all, total, scratch) : -1;
-            if (!scratch)
+            if (!o->match && !(o->match = util_malloc_array(total, 1))) {
                 bench_error("-filter: out of memory");
-            util_free(scratch);
-            if (rc != 0)
+                return -1;
+            }
+            if (filter_select(value, all, total, o->match) != 0)
                 return -1;
             o->filter = value;
         } else if (IS("asymptote")) {
@@ -345,30 +346,22 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const bench_entry *)a)->name, ((const bench_entry *)b)->name);
 }
 
-/* The registered benchmarks whose whole name matches o->filter, sorted byte-wise into
- * *selected (util_free it). 0 (and *count, possibly 0), or -1 after one error line. */
+/* The registered benchmarks whose whole name matches o->filter (o->match, as parse_args
+ * found it), sorted byte-wise into *selected (util_free it). 0 (and *count, possibly 0), or
+ * -1 after one error line. */
 static int select_benchmarks(const options *o, bench_entry **selected, size_t *count)
 {
     size_t total, i, n = 0;
     const bench_entry *all = bench_registry(&total);
     bench_entry *sel = util_malloc_array(total, sizeof *sel);
-    unsigned char *match = util_malloc_array(total ? total : 1, 1);
 
-    if (!sel || !match) {
+    if (!sel) {
         bench_error("out of memory");
-        util_free(sel);
-        util_free(match);
-        return -1;
-    }
-    if (o->filter && filter_select(o->filter, all, total, match) != 0) {
-        util_free(sel);
-        util_free(match);
         return -1;
     }
     for (i = 0; i < total; i++)
-        if (!o->filter || match[i])
+        if (!o->filter || o->match[i])
             sel[n++] = all[i];
-    util_free(match);
     qsort(sel, n, sizeof *sel, by_name);
     *selected = sel;
     *count = n;
@@ -721,5 +714,6 @@ done:
     util_free(sel);
     util_free(rows);
     util_free(o.asymptote);
+    util_free(o.match);
     return status;
 }
