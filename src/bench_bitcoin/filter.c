@@ -212,9 +212,18 @@ int filter_select(const char *pattern, const bench_entry *all, size_t count,
         if (cpu.rlim_cur > cpu.rlim_max)
             cpu.rlim_cur = cpu.rlim_max;
     }
-    if (pipe(fds) != 0 || (fds[0] = above_stdio(fds[0])) < 0
-        || (fds[1] = above_stdio(fds[1])) < 0) {
+    if (pipe(fds) != 0) {
         bench_error("-filter: cannot create a pipe: %s", strerror(errno));
+        return -1;
+    }
+    fds[0] = above_stdio(fds[0]);
+    fds[1] = above_stdio(fds[1]);
+    if (fds[0] < 0 || fds[1] < 0) {
+        bench_error("-filter: cannot create a pipe: %s", strerror(errno));
+        if (fds[0] >= 0)
+            close(fds[0]);
+        if (fds[1] >= 0)
+            close(fds[1]);
         return -1;
     }
     /* SIGCHLD ignored (inherited so from a parent) would reap the child before waitpid */
