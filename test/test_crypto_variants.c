@@ -222,8 +222,13 @@ static void test_variants(const cpu_features *f)
         else
             printf("avx2 sha512: this CPU lacks BMI2, skipped\n");
     }
-    if (have("avx512", BUILT_AVX512, f->avx512))
+    if (have("avx512", BUILT_AVX512, f->avx512)) {
         test_kernel("avx512 16way", IN_AVX512(sha256_d64_avx512_16way), 16);
+        if (f->bmi2)
+            test_sha512_transform("avx512", IN_AVX512(sha512_transform_avx512));
+        else
+            printf("avx512 sha512: this CPU lacks BMI2, skipped\n");
+    }
 }
 
 /* ---- public functions under each forced implementation -------------------- */
@@ -379,7 +384,8 @@ static void test_forced(const cpu_features *f)
     CHECK(sha1_impl_force("standard") == 0);
 
     n = sha512_impl_list(names, 8);
-    CHECK(n == 1 + (size_t)(BUILT_AVX2 && f->avx2 && f->bmi2));
+    CHECK(n == 1 + (size_t)(BUILT_AVX2 && f->avx2 && f->bmi2)
+                 + (size_t)(BUILT_AVX512 && f->avx512 && f->bmi2));
     for (size_t i = 0; i < n && i < 8; i++) {
         CHECK(sha512_impl_force(names[i]) == 0);
         CHECK(strcmp(sha512_impl_current(), names[i]) == 0);
@@ -391,7 +397,7 @@ static void test_forced(const cpu_features *f)
 /* ---- inputs next to an inaccessible page ------------------------------------ */
 
 /* The variants load whole blocks and some schedule the next block ahead of
- * the rounds (sha512_avx2 does): a read past the caller's last block would
+ * the rounds (sha512_avx2 and sha512_avx512 do): a read past the caller's last block would
  * go unnoticed in the tests above, whose buffers have room after the input,
  * and would crash a caller whose message ends at the end of a page. Here
  * every input lies between two PROT_NONE pages, touching one of them, so
@@ -616,6 +622,8 @@ static void test_autodetect(const cpu_features *f)
     int avx2 = BUILT_AVX2 && f->avx2, sse41 = BUILT_SSE41 && f->sse41;
     char want[96] = "";
     const char *got, *again;
+    const char *sha512_want = !f->bmi2 ? "standard" : avx512 ? "avx512" : avx2 ? "avx2"
+                              : "standard";
 
     /* The policy in dispatch.c: with SHA-NI, only the 16-lane kernel joins it. */
     if (avx512)
@@ -637,7 +645,7 @@ static void test_autodetect(const cpu_features *f)
     CHECKF(strcmp(got, want) == 0, "autodetect said %s, expected %s", got, want);
     CHECK(strcmp(sha256_impl_current(), got) == 0);
     CHECK(strcmp(sha1_impl_current(), shani ? "shani" : "standard") == 0);
-    CHECK(strcmp(sha512_impl_current(), avx2 && f->bmi2 ? "avx2" : "standard") == 0);
+    CHECK(strcmp(sha512_impl_current(), sha512_want) == 0);
 
     /* The pointers are what the string says. */
     if (shani) {
@@ -649,7 +657,9 @@ static void test_autodetect(const cpu_features *f)
         CHECK(sha256_finish_impl == sha256_finish_portable);
         CHECK(sha1_transform_impl == sha1_transform_portable);
     }
-    if (avx2 && f->bmi2)
+    if (avx512 && f->bmi2)
+        CHECK(sha512_transform_impl == IN_AVX512(sha512_transform_avx512));
+    else if (avx2 && f->bmi2)
         CHECK(sha512_transform_impl == IN_AVX2(sha512_transform_avx2));
     else
         CHECK(sha512_transform_impl == sha512_transform_portable);

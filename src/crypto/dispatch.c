@@ -25,7 +25,9 @@ sha512_transform_fn sha512_transform_impl = sha512_transform_portable;
 
 /* ---- the variants ------------------------------------------------------ */
 
-enum { ISA_NONE, ISA_SSE41, ISA_AVX2, ISA_AVX2_BMI2, ISA_SHANI, ISA_AVX512 };
+enum {
+    ISA_NONE, ISA_SSE41, ISA_AVX2, ISA_AVX2_BMI2, ISA_SHANI, ISA_AVX512, ISA_AVX512_BMI2
+};
 
 static int isa_ok(int isa)
 {
@@ -36,6 +38,7 @@ static int isa_ok(int isa)
     case ISA_AVX2_BMI2: return f->avx2 && f->bmi2;
     case ISA_SHANI: return f->shani;
     case ISA_AVX512: return f->avx512;
+    case ISA_AVX512_BMI2: return f->avx512 && f->bmi2;
     default: return 1;
     }
 }
@@ -94,6 +97,9 @@ static const sha512_variant sha512_variants[] = {
     {"standard", ISA_NONE, sha512_transform_portable},
 #ifdef ENABLE_AVX2
     {"avx2", ISA_AVX2_BMI2, sha512_transform_avx2},
+#endif
+#ifdef ENABLE_AVX512
+    {"avx512", ISA_AVX512_BMI2, sha512_transform_avx512},
 #endif
 };
 #define N_SHA512 (sizeof sha512_variants / sizeof sha512_variants[0])

@@ -31,6 +31,8 @@ typedef void (*sha512_transform_fn)(uint64_t state[8], const unsigned char *bloc
 extern const uint32_t sha256_iv[8];
 extern const uint32_t sha256_k[64];
 extern const uint32_t sha256_pad64_kw[64];
+/* SHA-512's round constants (sha512.c; FIPS 180-4 4.2.3). */
+extern const uint64_t sha512_k[80];
 
 void sha256_transform_portable(uint32_t state[8], const unsigned char *blocks, size_t n);
 void sha256_d64_portable(unsigned char *out, const unsigned char *in, size_t blocks);

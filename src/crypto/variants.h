@@ -34,8 +34,10 @@ void sha256_d64_sse41_4way(unsigned char *out, const unsigned char *in);
 void sha256_d64_avx2_8way(unsigned char *out, const unsigned char *in);
 void sha512_transform_avx2(uint64_t state[8], const unsigned char *blocks, size_t n);
 
-/* AVX-512 F+VL+BW (sha256_avx512.c). */
+/* AVX-512 F+VL+BW (sha256_avx512.c, sha512_avx512.c; the latter also needs
+ * BMI2). */
 void sha256_d64_avx512_16way(unsigned char *out, const unsigned char *in);
+void sha512_transform_avx512(uint64_t state[8], const unsigned char *blocks, size_t n);
 
 /* Test-only hook (dispatch.c): runs the self-test that decides whether a
  * SHA-256 variant is usable on functions the caller supplies, so a test can
