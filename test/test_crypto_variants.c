@@ -217,10 +217,13 @@ static void test_variants(const cpu_features *f)
         test_kernel("sse41 4way", IN_SSE41(sha256_d64_sse41_4way), 4);
     if (have("avx2", BUILT_AVX2, f->avx2)) {
         test_kernel("avx2 8way", IN_AVX2(sha256_d64_avx2_8way), 8);
-        if (f->bmi2)
+        if (f->bmi2) {
+            test_sha256_transform("avx2", IN_AVX2(sha256_transform_avx2));
+            test_sha256_finish("avx2", IN_AVX2(sha256_finish_avx2));
             test_sha512_transform("avx2", IN_AVX2(sha512_transform_avx2));
-        else
-            printf("avx2 sha512: this CPU lacks BMI2, skipped\n");
+        } else {
+            printf("avx2: this CPU lacks BMI2, sha256 and sha512 transforms skipped\n");
+        }
     }
     if (have("avx512", BUILT_AVX512, f->avx512)) {
         test_kernel("avx512 16way", IN_AVX512(sha256_d64_avx512_16way), 16);
@@ -317,7 +320,7 @@ static const char *expected_forced(const char *name, const cpu_features *f)
     if (strcmp(name, "sse41") == 0)
         return BUILT_SSE41 && f->sse41 ? "sse41(4way)" : NULL;
     if (strcmp(name, "avx2") == 0)
-        return BUILT_AVX2 && f->avx2 ? "avx2(8way)" : NULL;
+        return BUILT_AVX2 && f->avx2 && f->bmi2 ? "avx2(1way,8way)" : NULL;
     if (strcmp(name, "shani") == 0)
         return BUILT_SHANI && f->shani ? "shani(1way,2way)" : NULL;
     if (strcmp(name, "avx512") == 0)
@@ -397,12 +400,13 @@ static void test_forced(const cpu_features *f)
 /* ---- inputs next to an inaccessible page ------------------------------------ */
 
 /* The variants load whole blocks and some schedule the next block ahead of
- * the rounds (sha512_avx2 and sha512_avx512 do): a read past the caller's last block would
- * go unnoticed in the tests above, whose buffers have room after the input,
- * and would crash a caller whose message ends at the end of a page. Here
- * every input lies between two PROT_NONE pages, touching one of them, so
- * such a read is a SIGSEGV. Lengths: around each block multiple up to 5
- * blocks; sha256_d64 counts around every kernel width, twice over. */
+ * the rounds (the avx2 SHA-256 transform and both SHA-512 ones do): a read
+ * past the caller's last block would go unnoticed in the tests above, whose
+ * buffers have room after the input, and would crash a caller whose message
+ * ends at the end of a page. Here every input lies between two PROT_NONE
+ * pages, touching one of them, so such a read is a SIGSEGV. Lengths: around
+ * each block multiple up to 5 blocks; sha256_d64 counts around every kernel
+ * width, twice over. */
 typedef struct {
     unsigned char *map, *lo, *hi;   /* the data pages: [lo, hi) */
     size_t len;                      /* the whole mapping */
@@ -619,7 +623,7 @@ static void test_selftest_refuses(void)
 static void test_autodetect(const cpu_features *f)
 {
     int shani = BUILT_SHANI && f->shani, avx512 = BUILT_AVX512 && f->avx512;
-    int avx2 = BUILT_AVX2 && f->avx2, sse41 = BUILT_SSE41 && f->sse41;
+    int avx2 = BUILT_AVX2 && f->avx2 && f->bmi2, sse41 = BUILT_SSE41 && f->sse41;
     char want[96] = "";
     const char *got, *again;
     const char *sha512_want = !f->bmi2 ? "standard" : avx512 ? "avx512" : avx2 ? "avx2"
@@ -629,7 +633,7 @@ static void test_autodetect(const cpu_features *f)
     if (avx512)
         strcat(want, "avx512(16way),");
     if (!shani && avx2)
-        strcat(want, "avx2(8way),");
+        strcat(want, "avx2(1way,8way),");
     if (!shani && sse41)
         strcat(want, "sse41(4way),");
     if (shani)
@@ -652,6 +656,10 @@ static void test_autodetect(const cpu_features *f)
         CHECK(sha256_transform_impl == IN_SHANI(sha256_transform_shani));
         CHECK(sha256_finish_impl == IN_SHANI(sha256_finish_shani));
         CHECK(sha1_transform_impl == IN_SHANI(sha1_transform_shani));
+    } else if (avx2) {
+        CHECK(sha256_transform_impl == IN_AVX2(sha256_transform_avx2));
+        CHECK(sha256_finish_impl == IN_AVX2(sha256_finish_avx2));
+        CHECK(sha1_transform_impl == sha1_transform_portable);
     } else {
         CHECK(sha256_transform_impl == sha256_transform_portable);
         CHECK(sha256_finish_impl == sha256_finish_portable);
@@ -659,7 +667,7 @@ static void test_autodetect(const cpu_features *f)
     }
     if (avx512 && f->bmi2)
         CHECK(sha512_transform_impl == IN_AVX512(sha512_transform_avx512));
-    else if (avx2 && f->bmi2)
+    else if (avx2)
         CHECK(sha512_transform_impl == IN_AVX2(sha512_transform_avx2));
     else
         CHECK(sha512_transform_impl == sha512_transform_portable);

@@ -26,7 +26,7 @@ sha512_transform_fn sha512_transform_impl = sha512_transform_portable;
 /* ---- the variants ------------------------------------------------------ */
 
 enum {
-    ISA_NONE, ISA_SSE41, ISA_AVX2, ISA_AVX2_BMI2, ISA_SHANI, ISA_AVX512, ISA_AVX512_BMI2
+    ISA_NONE, ISA_SSE41, ISA_AVX2_BMI2, ISA_SHANI, ISA_AVX512, ISA_AVX512_BMI2
 };
 
 static int isa_ok(int isa)
@@ -34,7 +34,6 @@ static int isa_ok(int isa)
     const cpu_features *f = cpu_features_get();
     switch (isa) {
     case ISA_SSE41: return f->sse41;
-    case ISA_AVX2: return f->avx2;
     case ISA_AVX2_BMI2: return f->avx2 && f->bmi2;
     case ISA_SHANI: return f->shani;
     case ISA_AVX512: return f->avx512;
@@ -61,7 +60,8 @@ static const sha256_variant sha256_variants[] = {
     {"avx512", ISA_AVX512, NULL, NULL, NULL, sha256_d64_avx512_16way, 16},
 #endif
 #ifdef ENABLE_AVX2
-    {"avx2", ISA_AVX2, NULL, NULL, NULL, sha256_d64_avx2_8way, 8},
+    {"avx2", ISA_AVX2_BMI2, sha256_transform_avx2, sha256_finish_avx2, NULL,
+     sha256_d64_avx2_8way, 8},
 #endif
 #ifdef ENABLE_SSE41
     {"sse41", ISA_SSE41, NULL, NULL, NULL, sha256_d64_sse41_4way, 4},
@@ -373,9 +373,10 @@ static char sha256_auto_desc[96], sha256_forced_desc[N_SHA256][32];
 static const char *sha256_desc = "standard";
 
 /* Installs the variants whose bits are set in use (bit i: sha256_variants[i]),
- * which must all be usable, and describes them in desc. The transform and
- * the one-at-a-time d64 come from the last variant in the table that has
- * them; the kernels chain widest first. Each buffer describes one set (the
+ * which must all be usable, and describes them in desc. The transform (with
+ * its finish) and the one-at-a-time d64 come from the last variant in the
+ * table that has them, and "1way" in the description names the transform's
+ * variant; the kernels chain widest first. Each buffer describes one set (the
  * auto set is fixed: the verdicts are cached), so when desc is the one in
  * use that set is in place and nothing is written at all: a repeated
  * detection (each worker thread detecting before it hashes) then cannot
@@ -385,7 +386,7 @@ static void sha256_install(unsigned use, char *desc)
     sha256_transform_fn transform = sha256_transform_portable;
     sha256_finish_fn finish = sha256_finish_portable;
     sha256_d64_fn one = sha256_d64_portable;
-    size_t one_from = 0;
+    size_t transform_from = 0;
     char *p = desc;
 
     if (desc == sha256_desc)
@@ -398,11 +399,10 @@ static void sha256_install(unsigned use, char *desc)
         if (v->transform) {
             transform = v->transform;
             finish = v->finish;
+            transform_from = i;
         }
-        if (v->d64) {
+        if (v->d64)
             one = v->d64;
-            one_from = i;
-        }
         if (v->kernel) {
             chain.kernel[chain.count] = v->kernel;
             chain.width[chain.count++] = v->width;
@@ -423,7 +423,7 @@ static void sha256_install(unsigned use, char *desc)
             continue;
         p += strlen(strcpy(p, p == desc ? "" : ","));
         p += strlen(strcpy(p, v->name));
-        if (i == one_from) {
+        if (i == transform_from) {
             p += strlen(strcpy(p, "(1way"));
             sep = ",";
         }

@@ -23,9 +23,10 @@
  * A description says what is in use, in the form sha256_autodetect returns:
  * "standard" when everything is portable, otherwise a comma-separated list of
  * name(parts), widest sha256_d64 first, where the parts are "1way" (the
- * transform, and sha256_d64 one input at a time) and "Nway" (sha256_d64 N
- * inputs at a time): e.g. "avx512(16way),shani(1way,2way)". Inputs left
- * over by a wider part go to the next narrower part. SHA-1 and SHA-512
+ * transform and finish; with SHA-NI also sha256_d64 one input at a time,
+ * which is otherwise portable) and "Nway" (sha256_d64 N inputs at a time):
+ * e.g. "avx512(16way),shani(1way,2way)", "avx2(1way,8way),sse41(4way)".
+ * Inputs left over by a wider part go to the next narrower part. SHA-1 and SHA-512
  * descriptions are just the name in use. */
 #ifndef CRYPTO_DISPATCH_H
 #define CRYPTO_DISPATCH_H
