@@ -220,9 +220,10 @@ static void test_variants(const cpu_features *f)
         if (f->bmi2) {
             test_sha256_transform("avx2", IN_AVX2(sha256_transform_avx2));
             test_sha256_finish("avx2", IN_AVX2(sha256_finish_avx2));
+            test_sha1_transform("avx2", IN_AVX2(sha1_transform_avx2));
             test_sha512_transform("avx2", IN_AVX2(sha512_transform_avx2));
         } else {
-            printf("avx2: this CPU lacks BMI2, sha256 and sha512 transforms skipped\n");
+            printf("avx2: this CPU lacks BMI2, its transforms skipped\n");
         }
     }
     if (have("avx512", BUILT_AVX512, f->avx512)) {
@@ -377,7 +378,7 @@ static void test_forced(const cpu_features *f)
                "the string kept from forcing %s now reads %s", all256[i], kept[i]);
 
     n = sha1_impl_list(names, 8);
-    CHECK(n == 1 + (size_t)(BUILT_SHANI && f->shani));
+    CHECK(n == 1 + (size_t)(BUILT_AVX2 && f->avx2 && f->bmi2) + (size_t)(BUILT_SHANI && f->shani));
     for (size_t i = 0; i < n && i < 8; i++) {
         CHECK(sha1_impl_force(names[i]) == 0);
         CHECK(strcmp(sha1_impl_current(), names[i]) == 0);
@@ -400,13 +401,13 @@ static void test_forced(const cpu_features *f)
 /* ---- inputs next to an inaccessible page ------------------------------------ */
 
 /* The variants load whole blocks and some schedule the next block ahead of
- * the rounds (the avx2 SHA-256 transform and both SHA-512 ones do): a read
- * past the caller's last block would go unnoticed in the tests above, whose
- * buffers have room after the input, and would crash a caller whose message
- * ends at the end of a page. Here every input lies between two PROT_NONE
- * pages, touching one of them, so such a read is a SIGSEGV. Lengths: around
- * each block multiple up to 5 blocks; sha256_d64 counts around every kernel
- * width, twice over. */
+ * the rounds (the avx2 SHA-1 and SHA-256 transforms and both SHA-512 ones
+ * do): a read past the caller's last block would go unnoticed in the tests
+ * above, whose buffers have room after the input, and would crash a caller
+ * whose message ends at the end of a page. Here every input lies between two
+ * PROT_NONE pages, touching one of them, so such a read is a SIGSEGV.
+ * Lengths: around each block multiple up to 5 blocks; sha256_d64 counts
+ * around every kernel width, twice over. */
 typedef struct {
     unsigned char *map, *lo, *hi;   /* the data pages: [lo, hi) */
     size_t len;                      /* the whole mapping */
@@ -648,7 +649,7 @@ static void test_autodetect(const cpu_features *f)
            sha512_impl_current());
     CHECKF(strcmp(got, want) == 0, "autodetect said %s, expected %s", got, want);
     CHECK(strcmp(sha256_impl_current(), got) == 0);
-    CHECK(strcmp(sha1_impl_current(), shani ? "shani" : "standard") == 0);
+    CHECK(strcmp(sha1_impl_current(), shani ? "shani" : avx2 ? "avx2" : "standard") == 0);
     CHECK(strcmp(sha512_impl_current(), sha512_want) == 0);
 
     /* The pointers are what the string says. */
@@ -659,7 +660,7 @@ static void test_autodetect(const cpu_features *f)
     } else if (avx2) {
         CHECK(sha256_transform_impl == IN_AVX2(sha256_transform_avx2));
         CHECK(sha256_finish_impl == IN_AVX2(sha256_finish_avx2));
-        CHECK(sha1_transform_impl == sha1_transform_portable);
+        CHECK(sha1_transform_impl == IN_AVX2(sha1_transform_avx2));
     } else {
         CHECK(sha256_transform_impl == sha256_transform_portable);
         CHECK(sha256_finish_impl == sha256_finish_portable);

@@ -111,6 +111,20 @@ static inline uint64_t rotr64(uint64_t x, unsigned n)
     SHA2_RND(T, c, d, e, f, g, h, a, b, KW((t) + 6), x, y); \
     SHA2_RND(T, b, c, d, e, f, g, h, a, KW((t) + 7), y, x)
 
+/* ---- SHA-1 rounds ----------------------------------------------------------
+ *
+ * The three round functions of FIPS 180-4 4.1.1, in forms with fewer
+ * operations (Ch as a select, Maj with an or-of-ands), and one round
+ * (6.1.2 step 3) with the working variables renamed rather than moved: only
+ * e (the new a) and b change. kw is K[t] + W[t]. */
+#define SHA1_CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define SHA1_PARITY(x, y, z) ((x) ^ (y) ^ (z))
+#define SHA1_MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+#define SHA1_RND(a, b, c, d, e, F, kw) do { \
+        (e) += rotl32(a, 5) + F(b, c, d) + (kw); \
+        (b) = rotl32(b, 30); \
+    } while (0)
+
 /* ---- Merkle-Damgard buffering -------------------------------------------
  *
  * The four digests keep the same context shape: a chaining state, a buffer

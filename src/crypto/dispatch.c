@@ -81,6 +81,9 @@ typedef struct {
 
 static const sha1_variant sha1_variants[] = {
     {"standard", ISA_NONE, sha1_transform_portable},
+#ifdef ENABLE_AVX2
+    {"avx2", ISA_AVX2_BMI2, sha1_transform_avx2},
+#endif
 #ifdef ENABLE_SHANI
     {"shani", ISA_SHANI, sha1_transform_shani},
 #endif

@@ -14,21 +14,13 @@ static const uint32_t sha1_iv[5] = {
     0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
 };
 
-/* The three round functions of FIPS 180-4 4.1.1, in forms with fewer
- * operations: Ch as a select, Maj with an or-of-ands. */
-#define F_CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define F_PARITY(x, y, z) ((x) ^ (y) ^ (z))
-#define F_MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
-
 #define W_LOAD(t) (w[t] = load32_be(p + 4 * (t)))
 #define W_EXPAND(t) (w[(t) & 15] = rotl32(w[((t) + 13) & 15] ^ w[((t) + 8) & 15] \
                                           ^ w[((t) + 2) & 15] ^ w[(t) & 15], 1))
 
-/* One round: only e and b change (e becomes the new a, b is rotated). */
-#define RND(a, b, c, d, e, F, k, wt) do { \
-        (e) += rotl32(a, 5) + F(b, c, d) + (k) + (wt); \
-        (b) = rotl32(b, 30); \
-    } while (0)
+/* One round (common.h): only e and b change (e becomes the new a, b is
+ * rotated). */
+#define RND(a, b, c, d, e, F, k, wt) SHA1_RND(a, b, c, d, e, F, (k) + (wt))
 
 #define RND5(t, F, k, W) \
     RND(a, b, c, d, e, F, k, W((t) + 0)); \
@@ -45,17 +37,17 @@ static inline void sha1_compress(uint32_t s[5], const unsigned char *p)
     uint32_t w[16];
     uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4];
 
-    RND5(0, F_CH, 0x5a827999, W_LOAD);
-    RND5(5, F_CH, 0x5a827999, W_LOAD);
-    RND5(10, F_CH, 0x5a827999, W_LOAD);
-    RND(a, b, c, d, e, F_CH, 0x5a827999, W_LOAD(15));
-    RND(e, a, b, c, d, F_CH, 0x5a827999, W_EXPAND(16));
-    RND(d, e, a, b, c, F_CH, 0x5a827999, W_EXPAND(17));
-    RND(c, d, e, a, b, F_CH, 0x5a827999, W_EXPAND(18));
-    RND(b, c, d, e, a, F_CH, 0x5a827999, W_EXPAND(19));
-    RND20(20, F_PARITY, 0x6ed9eba1, W_EXPAND);
-    RND20(40, F_MAJ, 0x8f1bbcdc, W_EXPAND);
-    RND20(60, F_PARITY, 0xca62c1d6, W_EXPAND);
+    RND5(0, SHA1_CH, 0x5a827999, W_LOAD);
+    RND5(5, SHA1_CH, 0x5a827999, W_LOAD);
+    RND5(10, SHA1_CH, 0x5a827999, W_LOAD);
+    RND(a, b, c, d, e, SHA1_CH, 0x5a827999, W_LOAD(15));
+    RND(e, a, b, c, d, SHA1_CH, 0x5a827999, W_EXPAND(16));
+    RND(d, e, a, b, c, SHA1_CH, 0x5a827999, W_EXPAND(17));
+    RND(c, d, e, a, b, SHA1_CH, 0x5a827999, W_EXPAND(18));
+    RND(b, c, d, e, a, SHA1_CH, 0x5a827999, W_EXPAND(19));
+    RND20(20, SHA1_PARITY, 0x6ed9eba1, W_EXPAND);
+    RND20(40, SHA1_MAJ, 0x8f1bbcdc, W_EXPAND);
+    RND20(60, SHA1_PARITY, 0xca62c1d6, W_EXPAND);
     s[0] += a;
     s[1] += b;
     s[2] += c;

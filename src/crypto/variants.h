@@ -30,12 +30,13 @@ void sha1_transform_shani(uint32_t state[5], const unsigned char *blocks, size_t
 /* SSE4.1 (sha256_sse41.c). */
 void sha256_d64_sse41_4way(unsigned char *out, const unsigned char *in);
 
-/* AVX2 (sha256_avx2.c; sha256_avx2_1way.c and sha512_avx2.c also need
- * BMI2). */
+/* AVX2 (sha256_avx2.c; sha256_avx2_1way.c, sha1_avx2.c and sha512_avx2.c
+ * also need BMI2). */
 void sha256_d64_avx2_8way(unsigned char *out, const unsigned char *in);
 void sha256_transform_avx2(uint32_t state[8], const unsigned char *blocks, size_t n);
 void sha256_finish_avx2(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
                         unsigned char *out);
+void sha1_transform_avx2(uint32_t state[5], const unsigned char *blocks, size_t n);
 void sha512_transform_avx2(uint64_t state[8], const unsigned char *blocks, size_t n);
 
 /* AVX-512 F+VL+BW (sha256_avx512.c, sha512_avx512.c; the latter also needs
