@@ -321,7 +321,7 @@ static const char *expected_forced(const char *name, const cpu_features *f)
     if (strcmp(name, "sse41") == 0)
         return BUILT_SSE41 && f->sse41 ? "sse41(4way)" : NULL;
     if (strcmp(name, "avx2") == 0)
-        return BUILT_AVX2 && f->avx2 && f->bmi2 ? "avx2(1way,8way)" : NULL;
+        return !(BUILT_AVX2 && f->avx2) ? NULL : f->bmi2 ? "avx2(1way,8way)" : "avx2(8way)";
     if (strcmp(name, "shani") == 0)
         return BUILT_SHANI && f->shani ? "shani(1way,2way)" : NULL;
     if (strcmp(name, "avx512") == 0)
@@ -329,10 +329,45 @@ static const char *expected_forced(const char *name, const cpu_features *f)
     return NULL;
 }
 
+/* The transform (and finish) that forcing name must install. */
+static sha256_transform_fn forced256(const char *name, const cpu_features *f,
+                                     sha256_finish_fn *finish)
+{
+    if (strcmp(name, "shani") == 0) {
+        *finish = IN_SHANI(sha256_finish_shani);
+        return IN_SHANI(sha256_transform_shani);
+    }
+    if (strcmp(name, "avx2") == 0 && f->bmi2) {
+        *finish = IN_AVX2(sha256_finish_avx2);
+        return IN_AVX2(sha256_transform_avx2);
+    }
+    *finish = sha256_finish_portable;
+    return sha256_transform_portable;
+}
+
+static sha1_transform_fn forced1(const char *name)
+{
+    if (strcmp(name, "shani") == 0)
+        return IN_SHANI(sha1_transform_shani);
+    if (strcmp(name, "avx2") == 0)
+        return IN_AVX2(sha1_transform_avx2);
+    return sha1_transform_portable;
+}
+
+static sha512_transform_fn forced512(const char *name)
+{
+    if (strcmp(name, "avx2") == 0)
+        return IN_AVX2(sha512_transform_avx2);
+    if (strcmp(name, "avx512") == 0)
+        return IN_AVX512(sha512_transform_avx512);
+    return sha512_transform_portable;
+}
+
 static void test_forced(const cpu_features *f)
 {
     static const char *const all256[] = {"standard", "sse41", "avx2", "shani", "avx512"};
     const char *names[8], *kept[5] = {NULL};
+    sha256_finish_fn finish;
     size_t n;
 
     CHECK(sha256_impl_force("standard") == 0);
@@ -367,6 +402,8 @@ static void test_forced(const cpu_features *f)
         CHECKF(sha256_impl_force(all256[i]) == 0, "forcing %s", all256[i]);
         CHECKF(strcmp(sha256_impl_current(), want) == 0, "forced %s describes itself as %s",
                all256[i], sha256_impl_current());
+        CHECKF(sha256_transform_impl == forced256(all256[i], f, &finish)
+               && sha256_finish_impl == finish, "forced %s: its transform and finish", all256[i]);
         printf("forced sha256 %s: %s\n", all256[i], sha256_impl_current());
         kept[i] = sha256_impl_current();
         check_public(all256[i]);
@@ -375,13 +412,16 @@ static void test_forced(const cpu_features *f)
     /* A description kept from an earlier force still says what it said. */
     for (size_t i = 0; i < sizeof all256 / sizeof all256[0]; i++)
         CHECKF(!kept[i] || strcmp(kept[i], expected_forced(all256[i], f)) == 0,
-               "the string kept from forcing %s now reads %s", all256[i], kept[i]);
+               "the string kept from forcing %s now reads %s", all256[i],
+               kept[i] ? kept[i] : "(none)");
 
     n = sha1_impl_list(names, 8);
     CHECK(n == 1 + (size_t)(BUILT_AVX2 && f->avx2 && f->bmi2) + (size_t)(BUILT_SHANI && f->shani));
     for (size_t i = 0; i < n && i < 8; i++) {
         CHECK(sha1_impl_force(names[i]) == 0);
         CHECK(strcmp(sha1_impl_current(), names[i]) == 0);
+        CHECKF(sha1_transform_impl == forced1(names[i]), "forced sha1 %s: its transform",
+               names[i]);
         printf("forced sha1 %s\n", names[i]);
         check_public(names[i]);
     }
@@ -393,6 +433,8 @@ static void test_forced(const cpu_features *f)
     for (size_t i = 0; i < n && i < 8; i++) {
         CHECK(sha512_impl_force(names[i]) == 0);
         CHECK(strcmp(sha512_impl_current(), names[i]) == 0);
+        CHECKF(sha512_transform_impl == forced512(names[i]), "forced sha512 %s: its transform",
+               names[i]);
         printf("forced sha512 %s\n", names[i]);
         check_public(names[i]);
     }
@@ -624,17 +666,18 @@ static void test_selftest_refuses(void)
 static void test_autodetect(const cpu_features *f)
 {
     int shani = BUILT_SHANI && f->shani, avx512 = BUILT_AVX512 && f->avx512;
-    int avx2 = BUILT_AVX2 && f->avx2 && f->bmi2, sse41 = BUILT_SSE41 && f->sse41;
+    int avx2 = BUILT_AVX2 && f->avx2, sse41 = BUILT_SSE41 && f->sse41;
     char want[96] = "";
     const char *got, *again;
     const char *sha512_want = !f->bmi2 ? "standard" : avx512 ? "avx512" : avx2 ? "avx2"
                               : "standard";
+    const char *sha1_want = shani ? "shani" : avx2 && f->bmi2 ? "avx2" : "standard";
 
     /* The policy in dispatch.c: with SHA-NI, only the 16-lane kernel joins it. */
     if (avx512)
         strcat(want, "avx512(16way),");
     if (!shani && avx2)
-        strcat(want, "avx2(1way,8way),");
+        strcat(want, f->bmi2 ? "avx2(1way,8way)," : "avx2(8way),");
     if (!shani && sse41)
         strcat(want, "sse41(4way),");
     if (shani)
@@ -649,7 +692,7 @@ static void test_autodetect(const cpu_features *f)
            sha512_impl_current());
     CHECKF(strcmp(got, want) == 0, "autodetect said %s, expected %s", got, want);
     CHECK(strcmp(sha256_impl_current(), got) == 0);
-    CHECK(strcmp(sha1_impl_current(), shani ? "shani" : avx2 ? "avx2" : "standard") == 0);
+    CHECK(strcmp(sha1_impl_current(), sha1_want) == 0);
     CHECK(strcmp(sha512_impl_current(), sha512_want) == 0);
 
     /* The pointers are what the string says. */
@@ -657,7 +700,7 @@ static void test_autodetect(const cpu_features *f)
         CHECK(sha256_transform_impl == IN_SHANI(sha256_transform_shani));
         CHECK(sha256_finish_impl == IN_SHANI(sha256_finish_shani));
         CHECK(sha1_transform_impl == IN_SHANI(sha1_transform_shani));
-    } else if (avx2) {
+    } else if (avx2 && f->bmi2) {
         CHECK(sha256_transform_impl == IN_AVX2(sha256_transform_avx2));
         CHECK(sha256_finish_impl == IN_AVX2(sha256_finish_avx2));
         CHECK(sha1_transform_impl == IN_AVX2(sha1_transform_avx2));
@@ -668,7 +711,7 @@ static void test_autodetect(const cpu_features *f)
     }
     if (avx512 && f->bmi2)
         CHECK(sha512_transform_impl == IN_AVX512(sha512_transform_avx512));
-    else if (avx2)
+    else if (avx2 && f->bmi2)
         CHECK(sha512_transform_impl == IN_AVX2(sha512_transform_avx2));
     else
         CHECK(sha512_transform_impl == sha512_transform_portable);

@@ -26,14 +26,17 @@ sha512_transform_fn sha512_transform_impl = sha512_transform_portable;
 /* ---- the variants ------------------------------------------------------ */
 
 enum {
-    ISA_NONE, ISA_SSE41, ISA_AVX2_BMI2, ISA_SHANI, ISA_AVX512, ISA_AVX512_BMI2
+    ISA_NONE, ISA_BMI2, ISA_SSE41, ISA_AVX2, ISA_AVX2_BMI2, ISA_SHANI, ISA_AVX512,
+    ISA_AVX512_BMI2
 };
 
 static int isa_ok(int isa)
 {
     const cpu_features *f = cpu_features_get();
     switch (isa) {
+    case ISA_BMI2: return f->bmi2;
     case ISA_SSE41: return f->sse41;
+    case ISA_AVX2: return f->avx2;
     case ISA_AVX2_BMI2: return f->avx2 && f->bmi2;
     case ISA_SHANI: return f->shani;
     case ISA_AVX512: return f->avx512;
@@ -44,7 +47,8 @@ static int isa_ok(int isa)
 
 typedef struct {
     const char *name;
-    int isa;
+    int isa;                         /* what every part needs */
+    int transform_isa;               /* what the transform and finish need besides */
     sha256_transform_fn transform;   /* NULL: none of its own */
     sha256_finish_fn finish;         /* with the transform, never without */
     sha256_d64_fn d64;               /* one input at a time; NULL: none */
@@ -54,21 +58,22 @@ typedef struct {
 
 /* Widest kernel first: the order of the description and of the d64 chain. */
 static const sha256_variant sha256_variants[] = {
-    {"standard", ISA_NONE, sha256_transform_portable, sha256_finish_portable,
+    {"standard", ISA_NONE, ISA_NONE, sha256_transform_portable, sha256_finish_portable,
      sha256_d64_portable, NULL, 0},
 #ifdef ENABLE_AVX512
-    {"avx512", ISA_AVX512, NULL, NULL, NULL, sha256_d64_avx512_16way, 16},
+    {"avx512", ISA_AVX512, ISA_NONE, NULL, NULL, NULL, sha256_d64_avx512_16way, 16},
 #endif
 #ifdef ENABLE_AVX2
-    {"avx2", ISA_AVX2_BMI2, sha256_transform_avx2, sha256_finish_avx2, NULL,
+    /* the 8-way kernel needs AVX2 only; the transform's rounds use rorx */
+    {"avx2", ISA_AVX2, ISA_BMI2, sha256_transform_avx2, sha256_finish_avx2, NULL,
      sha256_d64_avx2_8way, 8},
 #endif
 #ifdef ENABLE_SSE41
-    {"sse41", ISA_SSE41, NULL, NULL, NULL, sha256_d64_sse41_4way, 4},
+    {"sse41", ISA_SSE41, ISA_NONE, NULL, NULL, NULL, sha256_d64_sse41_4way, 4},
 #endif
 #ifdef ENABLE_SHANI
-    {"shani", ISA_SHANI, sha256_transform_shani, sha256_finish_shani, sha256_d64_shani,
-     sha256_d64_shani_2way, 2},
+    {"shani", ISA_SHANI, ISA_NONE, sha256_transform_shani, sha256_finish_shani,
+     sha256_d64_shani, sha256_d64_shani_2way, 2},
 #endif
 };
 #define N_SHA256 (sizeof sha256_variants / sizeof sha256_variants[0])
@@ -235,11 +240,18 @@ static void sha256_d64_test_chain(unsigned char *out, const unsigned char *in, s
     d64_chain_run(&test_chain, out, in, blocks);
 }
 
+/* Whether this CPU runs the variant's transform and finish (given that it
+ * runs the variant). */
+static int has_transform(const sha256_variant *v)
+{
+    return v->transform != NULL && isa_ok(v->transform_isa);
+}
+
 static int sha256_variant_ok(const sha256_variant *v)
 {
-    if (v->transform && !sha256_transform_ok(v->transform))
+    if (has_transform(v) && !sha256_transform_ok(v->transform))
         return 0;
-    if (v->finish && !sha256_finish_ok(v->finish))
+    if (has_transform(v) && v->finish && !sha256_finish_ok(v->finish))
         return 0;
     if (v->d64 && !sha256_d64_ok(v->d64))
         return 0;
@@ -399,7 +411,7 @@ static void sha256_install(unsigned use, char *desc)
         const sha256_variant *v = &sha256_variants[i];
         if (!(use & 1u << i))
             continue;
-        if (v->transform) {
+        if (has_transform(v)) {
             transform = v->transform;
             finish = v->finish;
             transform_from = i;
@@ -590,6 +602,6 @@ const char *sha256_autodetect(void)
 int sha256_selftest_for_tests(sha256_transform_fn transform, sha256_finish_fn finish,
                               sha256_d64_fn d64, sha256_d64_kernel kernel, unsigned width)
 {
-    const sha256_variant v = {"test", ISA_NONE, transform, finish, d64, kernel, width};
+    const sha256_variant v = {"test", ISA_NONE, ISA_NONE, transform, finish, d64, kernel, width};
     LOCKED(int, sha256_variant_ok(&v));
 }

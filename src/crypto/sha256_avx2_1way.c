@@ -13,14 +13,14 @@
  * two words at a time, each word copied into both halves of a 64-bit lane so
  * that a 64-bit shift is a 32-bit rotation (AVX2 has no vector rotate).
  *
- * W+K is kept in one 64-word buffer: step s writes words 4s..4s+3 just
- * before (one block) or just after (pipelined: the next block's) the rounds
- * that read those words.
+ * W+K is kept in one 64-word buffer: step s writes words 4s..4s+3 twelve
+ * rounds before the rounds that read them (one block), or just after this
+ * block's rounds have read them (pipelined: the next block's words).
  *
- * The rounds use BMI2 rorx (a rotate into a new register), so dispatch
- * requires BMI2 with AVX2 for the "avx2" variant; every AVX2 CPU so far has
- * it. The vector instructions are SSSE3, VEX-encoded under this file's
- * flags. */
+ * The rounds use BMI2 rorx (a rotate into a new register), so dispatch gives
+ * the "avx2" variant this transform and finish only where BMI2 is usable
+ * too (its 8-way sha256_d64 needs AVX2 alone). The vector instructions are
+ * SSSE3, VEX-encoded under this file's flags. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif

@@ -1,7 +1,7 @@
-/* SHA-512 block transform for CPUs with AVX-512 (F+VL) and BMI2: the
- * message schedule on the vector units with single-instruction rotations,
- * the rounds in general-purpose registers arranged for a shorter dependency
- * chain than sha512_avx2.c's.
+/* SHA-512 block transform for CPUs with AVX-512 (F, VL and BW: the file is
+ * built with all three) and BMI2: the message schedule on the vector units
+ * with single-instruction rotations, the rounds in general-purpose registers
+ * arranged for a shorter dependency chain than sha512_avx2.c's.
  *
  * The rounds. FIPS 180-4 6.4.2 computes T1 = h + S1(e) + Ch(e,f,g) + K + W,
  * then e' = d + T1 and a' = T1 + S0(a) + Maj(a,b,c). Written that way, both
