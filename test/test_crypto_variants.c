@@ -448,8 +448,8 @@ static void test_forced(const cpu_features *f)
  * above, whose buffers have room after the input, and would crash a caller
  * whose message ends at the end of a page. Here every input lies between two
  * PROT_NONE pages, touching one of them, so such a read is a SIGSEGV.
- * Lengths: around each block multiple up to 5 blocks; sha256_d64 counts
- * around every kernel width, twice over. */
+ * Lengths: around each block multiple up to 5 blocks and around 8, 16 and
+ * 33 blocks; sha256_d64 counts around every kernel width, twice over. */
 typedef struct {
     unsigned char *map, *lo, *hi;   /* the data pages: [lo, hi) */
     size_t len;                      /* the whole mapping */
@@ -481,17 +481,21 @@ static const size_t guard_d64_counts[] = {
     1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, GUARD_D64_MAX
 };
 
-/* The i-th of the lengths tried for a hash of block size b:
- * k * b - 1, k * b, k * b + 1 for k = 0 .. 5 (skipping -1). */
-#define GUARD_LENS 17
+/* The i-th of the lengths tried for a hash of block size b: k * b - 1,
+ * k * b, k * b + 1 for each k below (skipping -1). The AVX2 and AVX-512
+ * transforms hash a few blocks one at a time and pipeline longer runs (from
+ * 4, 8, 16 or 32 blocks), so the counts reach past every such threshold. */
+static const size_t guard_ks[] = {0, 1, 2, 3, 4, 5, 8, 16, 33};
+#define GUARD_LENS (3 * (sizeof guard_ks / sizeof guard_ks[0]) - 1)
+#define GUARD_MSG (33 * 128 + 1)
 static size_t guard_len(size_t i, size_t b)
 {
-    size_t k = (i + 1) / 3, r = (i + 1) % 3;
+    size_t k = guard_ks[(i + 1) / 3], r = (i + 1) % 3;
     return k * b + r - 1;
 }
 
 /* Digests of every guard length (at the high end, then at the low end) of
- * the message msg (GUARD_LENS lengths of up to 5 blocks + 1 byte), and
+ * the message msg (GUARD_LENS lengths of up to 33 blocks + 1 byte), and
  * sha256_d64 of the counts above (in place and not, at either end). */
 typedef struct {
     unsigned char s256[2][GUARD_LENS][32], s1[2][GUARD_LENS][20], s512[2][GUARD_LENS][64];
@@ -531,7 +535,7 @@ static void guard_hash_all(guarded *in, guarded *out, const unsigned char *msg,
 static void test_guard_pages(void)
 {
     static guard_digests ref, got;
-    static unsigned char msg[GUARD_D64_MAX * 64];
+    static unsigned char msg[GUARD_MSG > GUARD_D64_MAX * 64 ? GUARD_MSG : GUARD_D64_MAX * 64];
     const char *names[8];
     guarded in, out;
     size_t n;

@@ -11,6 +11,9 @@
  * rounds of block i are interleaved, in the source, with the schedule of
  * block i+1: one schedule step after every two rounds, 40 steps in all (8
  * loads, 32 expansions), written into the other half of a double buffer.
+ * Fewer than 32 blocks go one at a time instead, each block's schedule
+ * eight steps ahead of its own rounds (sha512_one_block_avx2), which skips
+ * the pipeline's start: a whole schedule before the first round.
  *
  * The rounds are compiled for BMI2 as well (rorx: a rotate into a new
  * register, sparing a move per rotation), so dispatch requires both AVX2 and
@@ -49,7 +52,9 @@ static inline __m128i sig1(__m128i x)
  * step s; s is a constant everywhere, so p lives in registers. */
 #define SCHED(s) do { \
         __m128i w_; \
-        if ((s) < 8) { \
+        if ((s) > 39) { \
+            break; /* no such step: the lone block asks for steps up to 47 */ \
+        } else if ((s) < 8) { \
             w_ = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(next + 16 * (s))), \
                                   bswap); \
         } else { \
@@ -77,21 +82,56 @@ static inline __m128i sig1(__m128i x)
         h = t1_ + t2_; \
     } while (0)
 
-/* Eight rounds and four schedule steps. */
-#define ROUNDS8(i) do { \
+/* Eight rounds and four schedule steps, i / 2 + ahead to i / 2 + ahead + 3. */
+#define ROUNDS8(i, ahead) do { \
         ROUND(a, b, c, d, e, f, g, h, (i)); \
         ROUND(h, a, b, c, d, e, f, g, (i) + 1); \
-        SCHED((i) / 2); \
+        SCHED((i) / 2 + (ahead)); \
         ROUND(g, h, a, b, c, d, e, f, (i) + 2); \
         ROUND(f, g, h, a, b, c, d, e, (i) + 3); \
-        SCHED((i) / 2 + 1); \
+        SCHED((i) / 2 + (ahead) + 1); \
         ROUND(e, f, g, h, a, b, c, d, (i) + 4); \
         ROUND(d, e, f, g, h, a, b, c, (i) + 5); \
-        SCHED((i) / 2 + 2); \
+        SCHED((i) / 2 + (ahead) + 2); \
         ROUND(c, d, e, f, g, h, a, b, (i) + 6); \
         ROUND(b, c, d, e, f, g, h, a, (i) + 7); \
-        SCHED((i) / 2 + 3); \
+        SCHED((i) / 2 + (ahead) + 3); \
     } while (0)
+
+/* Eighty rounds, schedule steps ahead steps in front of them. */
+#define BLOCK(ahead) do { \
+        uint64_t a = state[0], b = state[1], c = state[2], d = state[3]; \
+        uint64_t e = state[4], f = state[5], g = state[6], h = state[7]; \
+        uint64_t bc = b ^ c; \
+        ROUNDS8(0, ahead); ROUNDS8(8, ahead); ROUNDS8(16, ahead); ROUNDS8(24, ahead); \
+        ROUNDS8(32, ahead); ROUNDS8(40, ahead); ROUNDS8(48, ahead); ROUNDS8(56, ahead); \
+        ROUNDS8(64, ahead); ROUNDS8(72, ahead); \
+        state[0] += a; state[1] += b; state[2] += c; state[3] += d; \
+        state[4] += e; state[5] += f; state[6] += g; state[7] += h; \
+    } while (0)
+
+/* One block with its own schedule, eight steps (sixteen rounds) ahead of
+ * the rounds that read it. For a few blocks this is the shorter path: the
+ * pipelined loop below first computes a whole schedule, whose chain no
+ * round overlaps (280 ns for one block, against 202 for the portable code
+ * and 139 here). Over many blocks the two measured the same on Zen 5
+ * (143.7 and 144.6 ns a block for 32); the pipeline is kept for long
+ * inputs, where it never lost. */
+__attribute__((target("bmi2")))
+static void sha512_one_block_avx2(uint64_t state[8], const unsigned char *next)
+{
+    const __m128i bswap = _mm_set_epi64x(0x08090a0b0c0d0e0fLL, 0x0001020304050607LL);
+    uint64_t wk[80];
+    uint64_t *wkc = wk, *wkn = wk;
+    __m128i p[8];
+
+    SCHED(0); SCHED(1); SCHED(2); SCHED(3); SCHED(4); SCHED(5); SCHED(6); SCHED(7);
+    BLOCK(8);
+}
+
+/* Below this many blocks, one at a time (at 8 blocks: 143 against 178 ns a
+ * block). */
+#define SHA512_AVX2_PIPELINE 32
 
 __attribute__((target("bmi2")))
 void sha512_transform_avx2(uint64_t state[8], const unsigned char *blocks, size_t n)
@@ -102,33 +142,21 @@ void sha512_transform_avx2(uint64_t state[8], const unsigned char *blocks, size_
     const unsigned char *next = blocks;
     __m128i p[8];
 
-    if (n == 0)
+    if (n < SHA512_AVX2_PIPELINE) {
+        for (; n > 0; n--, blocks += 128)
+            sha512_one_block_avx2(state, blocks);
         return;
+    }
     /* The first block's schedule, on its own. */
     SCHED(0); SCHED(1); SCHED(2); SCHED(3); SCHED(4); SCHED(5); SCHED(6); SCHED(7);
     for (int s = 8; s < 40; s++)
         SCHED(s);
     for (; n > 0; n--, blocks += 128) {
-        uint64_t a = state[0], b = state[1], c = state[2], d = state[3];
-        uint64_t e = state[4], f = state[5], g = state[6], h = state[7];
-        uint64_t bc = b ^ c;
-
         /* The last block schedules itself again, unused, rather than read
          * past the end. */
         next = n > 1 ? blocks + 128 : blocks;
         wkc = wkn;
         wkn = wkc == wk[0] ? wk[1] : wk[0];
-        ROUNDS8(0);
-        ROUNDS8(8);
-        ROUNDS8(16);
-        ROUNDS8(24);
-        ROUNDS8(32);
-        ROUNDS8(40);
-        ROUNDS8(48);
-        ROUNDS8(56);
-        ROUNDS8(64);
-        ROUNDS8(72);
-        state[0] += a; state[1] += b; state[2] += c; state[3] += d;
-        state[4] += e; state[5] += f; state[6] += g; state[7] += h;
+        BLOCK(0);
     }
 }

