@@ -6,10 +6,11 @@
  * register, one step after every four rounds: over several blocks the rounds
  * of block i are interleaved, in the source, with the schedule of block i+1
  * (20 steps: 4 loads, 16 expansions); fewer than 8 blocks are done one at
- * a time, each scheduling itself three steps ahead of its rounds. FIPS 180-4's W[t] = rol1(W[t-3] ^ W[t-8]
- * ^ W[t-14] ^ W[t-16]) makes W[t+3] depend on W[t], inside one step; steps
- * 4-7 compute the four words with that term left out and then put it into
- * the last lane (rol1 distributes over xor). From t = 32 on, the same
+ * a time, each scheduling itself three steps ahead of its rounds. FIPS
+ * 180-4's W[t] = rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]) makes W[t+3]
+ * depend on W[t], inside one step; steps 4-7 compute the four words with
+ * that term left out and then put it into the last lane (rol1 distributes
+ * over xor). From t = 32 on, the same
  * recurrence applied twice gives W[t] = rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^
  * W[t-32]), whose terms are all at least six words back: four words at once
  * with nothing to mend. The ring of the last eight steps' registers holds

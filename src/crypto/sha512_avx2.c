@@ -64,8 +64,8 @@ static inline __m128i sig1(__m128i x)
                                _mm_add_epi64(sig0(w15_), p[(s) & 7])); \
         } \
         p[(s) & 7] = w_; \
-        _mm_storeu_si128((__m128i *)(wkn + 2 * (s)), \
-                         _mm_add_epi64(w_, _mm_loadu_si128((const __m128i *)(sha512_k + 2 * (s))))); \
+        _mm_storeu_si128((__m128i *)(wkn + 2 * (s)), _mm_add_epi64(w_, _mm_loadu_si128( \
+                             (const __m128i *)(sha512_k + 2 * (s))))); \
     } while (0)
 
 #define BSIG0(x) (rotr64(x, 28) ^ rotr64(x, 34) ^ rotr64(x, 39))
