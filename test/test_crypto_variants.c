@@ -673,6 +673,8 @@ static void test_autodetect(const cpu_features *f)
     int avx2 = BUILT_AVX2 && f->avx2, sse41 = BUILT_SSE41 && f->sse41;
     char want[96] = "";
     const char *got, *again;
+    sha256_transform_fn transform;
+    sha256_finish_fn finish;
     const char *sha512_want = !f->bmi2 ? "standard" : avx512 ? "avx512" : avx2 ? "avx2"
                               : "standard";
     const char *sha1_want = shani ? "shani" : avx2 && f->bmi2 ? "avx2" : "standard";
@@ -699,26 +701,13 @@ static void test_autodetect(const cpu_features *f)
     CHECK(strcmp(sha1_impl_current(), sha1_want) == 0);
     CHECK(strcmp(sha512_impl_current(), sha512_want) == 0);
 
-    /* The pointers are what the string says. */
-    if (shani) {
-        CHECK(sha256_transform_impl == IN_SHANI(sha256_transform_shani));
-        CHECK(sha256_finish_impl == IN_SHANI(sha256_finish_shani));
-        CHECK(sha1_transform_impl == IN_SHANI(sha1_transform_shani));
-    } else if (avx2 && f->bmi2) {
-        CHECK(sha256_transform_impl == IN_AVX2(sha256_transform_avx2));
-        CHECK(sha256_finish_impl == IN_AVX2(sha256_finish_avx2));
-        CHECK(sha1_transform_impl == IN_AVX2(sha1_transform_avx2));
-    } else {
-        CHECK(sha256_transform_impl == sha256_transform_portable);
-        CHECK(sha256_finish_impl == sha256_finish_portable);
-        CHECK(sha1_transform_impl == sha1_transform_portable);
-    }
-    if (avx512 && f->bmi2)
-        CHECK(sha512_transform_impl == IN_AVX512(sha512_transform_avx512));
-    else if (avx2 && f->bmi2)
-        CHECK(sha512_transform_impl == IN_AVX2(sha512_transform_avx2));
-    else
-        CHECK(sha512_transform_impl == sha512_transform_portable);
+    /* The pointers are what the strings say: the transform (and finish) of
+     * the variant that provides them, as when it is forced alone. */
+    transform = forced256(shani ? "shani" : avx2 ? "avx2" : "standard", f, &finish);
+    CHECK(sha256_transform_impl == transform);
+    CHECK(sha256_finish_impl == finish);
+    CHECK(sha1_transform_impl == forced1(sha1_want));
+    CHECK(sha512_transform_impl == forced512(sha512_want));
     if (strcmp(want, "standard") == 0)
         CHECK(sha256_d64_impl == sha256_d64_portable);
     check_public("autodetected");
