@@ -209,4 +209,14 @@ static inline void md_pad(void *state, unsigned char *buf, uint64_t bytes, size_
     compress(state, buf, 1);
 }
 
+/* The finish of the big-endian 32-bit-word digests with 64-byte blocks
+ * (SHA-1, SHA-256): md_pad, then the first words words of the state to out. */
+static inline void md_finish_be32(uint32_t *state, size_t words, unsigned char *buf,
+                                  uint64_t bytes, md_compress_fn compress, unsigned char *out)
+{
+    md_pad(state, buf, bytes, 64, 8, 1, compress);
+    for (size_t i = 0; i < words; i++)
+        store32_be(out + 4 * i, state[i]);
+}
+
 #endif

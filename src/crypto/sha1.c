@@ -81,9 +81,7 @@ void sha1_write(sha1_ctx *ctx, const void *data, size_t len)
 
 void sha1_finalize(sha1_ctx *ctx, unsigned char *out)
 {
-    md_pad(ctx->s, ctx->buf, ctx->bytes, 64, 8, 1, sha1_blocks);
-    for (int i = 0; i < 5; i++)
-        store32_be(out + 4 * i, ctx->s[i]);
+    md_finish_be32(ctx->s, 5, ctx->buf, ctx->bytes, sha1_blocks, out);
 }
 
 void sha1_hash(unsigned char *out, const void *data, size_t len)

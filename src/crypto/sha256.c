@@ -169,9 +169,7 @@ static void sha256_blocks_portable(void *state, const unsigned char *p, size_t n
 void sha256_finish_portable(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
                             unsigned char *out)
 {
-    md_pad(state, buf, bytes, 64, 8, 1, sha256_blocks_portable);
-    for (int i = 0; i < 8; i++)
-        store32_be(out + 4 * i, state[i]);
+    md_finish_be32(state, 8, buf, bytes, sha256_blocks_portable, out);
 }
 
 /* Through a pointer of its own: a variant may pad and finish in registers

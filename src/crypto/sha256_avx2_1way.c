@@ -167,7 +167,5 @@ static void blocks_avx2(void *state, const unsigned char *p, size_t n)
 void sha256_finish_avx2(uint32_t state[8], unsigned char buf[64], uint64_t bytes,
                         unsigned char *out)
 {
-    md_pad(state, buf, bytes, 64, 8, 1, blocks_avx2);
-    for (int i = 0; i < 8; i++)
-        store32_be(out + 4 * i, state[i]);
+    md_finish_be32(state, 8, buf, bytes, blocks_avx2, out);
 }
