@@ -104,6 +104,24 @@
         ROUND(c, d, e, f, gg, h, a, b, 14); ROUND(b, c, d, e, f, gg, h, a, 15); S(7); \
     } while (0)
 
+/* The first sixteen words, loaded; the next sixteen (group g), expanded. */
+#define LOADS8 do { \
+        LOAD(0); LOAD(1); LOAD(2); LOAD(3); LOAD(4); LOAD(5); LOAD(6); LOAD(7); \
+    } while (0)
+#define EXPANDS8 do { \
+        EXPAND(0); EXPAND(1); EXPAND(2); EXPAND(3); \
+        EXPAND(4); EXPAND(5); EXPAND(6); EXPAND(7); \
+    } while (0)
+
+#define LOAD_STATE \
+    uint64_t a = state[0], b = state[1], c = state[2], d = state[3]; \
+    uint64_t e = state[4], f = state[5], gg = state[6], h = state[7]; \
+    uint64_t bc = b ^ c
+#define ADD_STATE do { \
+        state[0] += a; state[1] += b; state[2] += c; state[3] += d; \
+        state[4] += e; state[5] += f; state[6] += gg; state[7] += h; \
+    } while (0)
+
 /* One block with its own schedule: words 16-31 before the first round,
  * then each group of sixteen during the rounds two groups before the ones
  * that read it. For up to three blocks this is the shorter path (one block:
@@ -115,16 +133,13 @@ static void sha512_one_block_avx512(uint64_t state[8], const unsigned char *next
     const __m128i bswap = _mm_set_epi64x(0x08090a0b0c0d0e0fLL, 0x0001020304050607LL);
     uint64_t wk[80];
     __m128i p[8];
-    uint64_t a = state[0], b = state[1], c = state[2], d = state[3];
-    uint64_t e = state[4], f = state[5], gg = state[6], h = state[7];
-    uint64_t bc = b ^ c;
+    LOAD_STATE;
     const uint64_t *wr;
 
-    LOAD(0); LOAD(1); LOAD(2); LOAD(3); LOAD(4); LOAD(5); LOAD(6); LOAD(7);
+    LOADS8;
     {
         const int g = 1;
-        EXPAND(0); EXPAND(1); EXPAND(2); EXPAND(3);
-        EXPAND(4); EXPAND(5); EXPAND(6); EXPAND(7);
+        EXPANDS8;
     }
     for (int g = 2; g < 5; g++) {
         wr = wk + 16 * (g - 2);
@@ -134,8 +149,7 @@ static void sha512_one_block_avx512(uint64_t state[8], const unsigned char *next
         wr = wk + 16 * g;
         ROUNDS16(NOSCHED);
     }
-    state[0] += a; state[1] += b; state[2] += c; state[3] += d;
-    state[4] += e; state[5] += f; state[6] += gg; state[7] += h;
+    ADD_STATE;
 }
 
 __attribute__((target("bmi2")))
@@ -152,15 +166,11 @@ void sha512_transform_avx512(uint64_t state[8], const unsigned char *blocks, siz
         return;
     }
     /* The first block's schedule, on its own. */
-    LOAD(0); LOAD(1); LOAD(2); LOAD(3); LOAD(4); LOAD(5); LOAD(6); LOAD(7);
-    for (int g = 1; g < 5; g++) {
-        EXPAND(0); EXPAND(1); EXPAND(2); EXPAND(3);
-        EXPAND(4); EXPAND(5); EXPAND(6); EXPAND(7);
-    }
+    LOADS8;
+    for (int g = 1; g < 5; g++)
+        EXPANDS8;
     for (; n > 0; n--, blocks += 128) {
-        uint64_t a = state[0], b = state[1], c = state[2], d = state[3];
-        uint64_t e = state[4], f = state[5], gg = state[6], h = state[7];
-        uint64_t bc = b ^ c;
+        LOAD_STATE;
         const uint64_t *wr = wk;
 
         /* The last block schedules itself again, unused, rather than read
@@ -171,7 +181,6 @@ void sha512_transform_avx512(uint64_t state[8], const unsigned char *blocks, siz
             wr = wk + 16 * g;
             ROUNDS16(EXPAND);
         }
-        state[0] += a; state[1] += b; state[2] += c; state[3] += d;
-        state[4] += e; state[5] += f; state[6] += gg; state[7] += h;
+        ADD_STATE;
     }
 }
