@@ -125,9 +125,8 @@ void sha1_transform_avx2(uint32_t state[5], const unsigned char *blocks, size_t 
     SETUP;
     const unsigned char *next = blocks;
 
-    /* Below about 8 blocks the pipeline's start costs more than it saves: 74
-     * against 57 ns a block for 2, 59 against 60 for 8, 55 against 60 for
-     * 32. */
+    /* Below about 8 blocks the pipeline's start costs more than it saves
+     * (doc/crypto.md, "Short inputs"). */
     if (n < 8) {
         for (; n > 0; n--, blocks += 64)
             sha1_one_block_avx2(state, blocks);

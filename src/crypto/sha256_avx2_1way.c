@@ -109,10 +109,10 @@ static inline __m128i ssig1_dup(__m128i d)
     } while (0)
 
 /* One block with its own schedule, three steps (twelve rounds) ahead of the
- * rounds that read it. For a few blocks this is the shorter path: 123 ns a
- * block against 213 for the pipelined loop below on one block, whose first
- * block waits for a schedule computed on its own (and which schedules its
- * last block twice); per byte over many blocks the loop is 4-11% faster. */
+ * rounds that read it. For a few blocks this is the shorter path: the
+ * pipelined loop below first computes a whole schedule on its own (and
+ * schedules its last block twice); over many blocks the loop is faster
+ * (doc/crypto.md, "Short inputs"). */
 __attribute__((target("bmi2")))
 static void sha256_one_block_avx2(uint32_t state[8], const unsigned char *next)
 {
@@ -136,8 +136,7 @@ void sha256_transform_avx2(uint32_t state[8], const unsigned char *blocks, size_
     __m128i p[4];
 
     /* Below about 16 blocks the pipeline's start (a whole schedule before any
-     * round) costs more than it saves: 161 against 114 ns a block for 2,
-     * 120 against 116 for 8, 111 against 116 for 32. */
+     * round) costs more than it saves (doc/crypto.md, "Short inputs"). */
     if (n < 16) {
         for (; n > 0; n--, blocks += 64)
             sha256_one_block_avx2(state, blocks);

@@ -113,10 +113,9 @@ static inline __m128i sig1(__m128i x)
 /* One block with its own schedule, eight steps (sixteen rounds) ahead of
  * the rounds that read it. For a few blocks this is the shorter path: the
  * pipelined loop below first computes a whole schedule, whose chain no
- * round overlaps (280 ns for one block, against 202 for the portable code
- * and 139 here). Over many blocks the two measured the same on Zen 5
- * (143.7 and 144.6 ns a block for 32); the pipeline is kept for long
- * inputs, where it never lost. */
+ * round overlaps (on one block it was slower than the portable code). Over
+ * many blocks the two measured the same on Zen 5; the pipeline is kept for
+ * long inputs, where it never lost (doc/crypto.md, "Short inputs"). */
 __attribute__((target("bmi2")))
 static void sha512_one_block_avx2(uint64_t state[8], const unsigned char *next)
 {
@@ -129,8 +128,7 @@ static void sha512_one_block_avx2(uint64_t state[8], const unsigned char *next)
     BLOCK(8);
 }
 
-/* Below this many blocks, one at a time (at 8 blocks: 143 against 178 ns a
- * block). */
+/* Below this many blocks, one at a time. */
 #define SHA512_AVX2_PIPELINE 32
 
 __attribute__((target("bmi2")))

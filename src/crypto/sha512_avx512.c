@@ -124,9 +124,9 @@
 
 /* One block with its own schedule: words 16-31 before the first round,
  * then each group of sixteen during the rounds two groups before the ones
- * that read it. For up to three blocks this is the shorter path (one block:
- * 165 ns against 231 for the pipelined loop below, which first computes a
- * whole schedule; 32 blocks: 150 against 128 a block). */
+ * that read it. For up to three blocks this is the shorter path (the
+ * pipelined loop below first computes a whole schedule); over many blocks
+ * the loop is faster (doc/crypto.md, "Short inputs"). */
 __attribute__((target("bmi2")))
 static void sha512_one_block_avx512(uint64_t state[8], const unsigned char *next)
 {
