@@ -60,6 +60,10 @@ good -help -filter=SHA1
 # Every occurrence of an option is checked, the last one wins: the same for each kind.
 bad "-filter: invalid regular expression '('" -list -filter='(' -filter=SHA1
 bad "-min-time: 'abc'" -list -min-time=abc -min-time=1
+bad "-output-csv: cannot write '/nonexistent/dir/x.csv'" -list -filter=SHA1 \
+    -output-csv=/nonexistent/dir/x.csv -output-csv=/dev/null
+bad "-output-json: '$tmp' is a directory" -list -filter=SHA1 -output-json="$tmp" \
+    -output-json=/dev/null
 good -list -filter=NoSuch -filter=SHA1
 [ "$(cat "$tmp/out")" = SHA1 ] || fail "the last -filter did not win: $(cat "$tmp/out")"
 
@@ -283,7 +287,12 @@ if [ "$(id -u)" -ne 0 ]; then
     bad "-output-csv: cannot write" -filter=SHA1 -output-csv="$tmp/d/readonly.csv"
     rm -f "$tmp/d/readonly.csv"
 fi
-# Bad input after good output options: the files are checked only after the options parse.
+# Root may write /proc/version, but nothing can be created beside it: the message says which.
+if [ "$(id -u)" = 0 ] && [ -f /proc/version ]; then
+    bad "-output-csv: cannot write '/proc/version': creating a file beside it failed" -list \
+        -output-csv=/proc/version
+fi
+# Bad input after good output options: their temporaries are made only after the options parse.
 bad "unknown option" -output-csv="$tmp/d/a.csv" -nope
 [ -z "$(ls -A "$tmp/d")" ] || fail "files left behind after errors: $(ls -A "$tmp/d")"
 
@@ -327,9 +336,17 @@ checks=$((checks + 1))
     fail "-output-csv to stderr's file replaced the file"
 rm -f "$tmp/d/e.csv"
 # stdout closed: the table cannot be written, and the CSV's temporary must not take its place.
-"$prog" -filter=SipHash_32b -min-time=1 -output-csv="$tmp/d/c.csv" >&- 2>/dev/null
-[ $? -ne 0 ] || fail "a run with stdout closed exited 0"
-[ -z "$(ls -A "$tmp/d")" ] || fail "files left with stdout closed: $(ls -A "$tmp/d")"
+# It is refused before anything runs (the first descriptor opened would become stdout).
+for what in table:-filter=SipHash_32b list:-list help:-help; do
+    "$prog" "${what#*:}" -min-time=1 -output-csv="$tmp/d/c.csv" >&- 2>"$tmp/err"
+    [ $? -ne 0 ] || fail "${what#*:} with stdout closed exited 0"
+    [ -z "$(ls -A "$tmp/d")" ] || fail "files left with stdout closed: $(ls -A "$tmp/d")"
+    want="bench_bitcoin: stdout is closed: the ${what%%:*} has nowhere to go"
+    [ "$(cat "$tmp/err")" = "$want" ] ||
+        fail "${what#*:} with stdout closed: not the one line: $(cat "$tmp/err")"
+done
+"$prog" -sanity-check -filter=SipHash_32b >&- 2>/dev/null ||
+    fail "-sanity-check, which prints nothing, failed with stdout closed"
 # stderr closed: the first temporary would get descriptor 2, and the 'Using the ... SHA256
 # implementation' line written after it is opened would land in the CSV. The run works (its
 # messages are lost), the files hold nothing but their own content.
@@ -441,6 +458,8 @@ if [ -w /dev/full ]; then
     rc=$?
     [ $rc -ne 0 ] || fail "writing the table to /dev/full exited 0"
     [ -z "$(ls -A "$tmp/d")" ] || fail "files left after a failed run: $(ls -A "$tmp/d")"
+    grep -q "^bench_bitcoin: SipHash_32b: writing the table to stdout failed: No space left" \
+        "$tmp/err" || fail "the table to /dev/full: no or a wrong message: $(cat "$tmp/err")"
 fi
 
 # Killed while running (NANOBENCH_ENDLESS never ends): the temporaries are removed.
@@ -493,6 +512,8 @@ grep -q '^| *ns/op *| *op/s' "$tmp/table" || fail "no ns/op header for SipHash_3
 
 # ---- -asymptote: one row per n, then the fit table ---------------------------------------
 good -filter=SipHash_32b -asymptote=1,2,4,8 -min-time=1
+grep -q "one size cannot" "$tmp/err" &&
+    fail "-asymptote=1,2,4,8: a one-size note: $(cat "$tmp/err")"
 grep -q '^| *complexityN *|' "$tmp/out" || fail "no complexityN column: $(cat "$tmp/out")"
 for n in 1 2 4 8; do
     grep -q "^| *$n *|.*\`SipHash_32b\`" "$tmp/out" || fail "no row for n=$n"
@@ -501,6 +522,11 @@ grep -q '^| *coefficient *| *err% *| complexity$' "$tmp/out" || fail "no fit tab
 for f in 'O(1)' 'O(n)' 'O(log n)' 'O(n log n)' 'O(n^2)' 'O(n^3)'; do
     grep -F -q "| $f" "$tmp/out" || fail "fit table lacks $f"
 done
+# One size only: the table, and a note that it cannot tell the fits apart.
+good -filter=SipHash_32b -asymptote=7,7 -min-time=1
+grep -q '| O(n^2)$' "$tmp/out" || fail "-asymptote=7,7: no fit table: $(cat "$tmp/out")"
+grep -q "^-asymptote: every row has n = 7, and one size cannot tell the fits apart" "$tmp/err" ||
+    fail "-asymptote=7,7: no note that one size tells nothing: $(cat "$tmp/err")"
 # The real use: ComplexMemPool's n is its number of child transactions.
 good -filter=ComplexMemPool -asymptote=5,10,20 -min-time=1
 [ "$(grep -c '`ComplexMemPool`' "$tmp/out")" -eq 3 ] || fail "ComplexMemPool: not 3 rows"
@@ -637,9 +663,10 @@ for h in SHA1 SHA256 SHA256D64_1024 SHA256_32b SHA512; do
 done
 grep -F -q "[auto] is SHA1 '" "$tmp/err" || fail "-compare does not say what [auto] is"
 if [ $openssl = no ]; then
-    grep -q "built without OpenSSL, so there are no \[openssl\] rows" "$tmp/err" ||
-        fail "-compare without OpenSSL does not say so: $(cat "$tmp/err")"
+    grep -q "^-compare: built without OpenSSL, so there are no \[openssl\] rows" "$tmp/err" ||
+        fail "-compare without OpenSSL does not say so, as a note: $(cat "$tmp/err")"
 fi
+grep -q '^bench_bitcoin: ' "$tmp/err" && fail "-list -compare printed an error: $(cat "$tmp/err")"
 # SHA-256's implementations name the SHA256 rows only; SHA-1 has its own.
 grep -q '^SHA1 \[avx512\]$' "$tmp/out" && fail "SHA1 offers SHA-256's avx512"
 # Benchmarks without implementations are skipped, not refused.

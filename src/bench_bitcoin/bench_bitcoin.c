@@ -19,12 +19,14 @@
 #include "util/alloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PROG "bench_bitcoin"
 #define STRINGIFY(x) #x
@@ -324,10 +326,22 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (value[0] == '\0') {
             bench_error("-%.*s needs a file name", (int)key_len, key);
             return -1;
-        } else if (IS("output-csv")) {
-            o->output_csv = value;
         } else {
-            o->output_json = value;
+            /* Checked here too, every occurrence, as -filter is: main resolves (and opens)
+             * only the last value of each. */
+            out_file probe;
+            int rc;
+            memset(&probe, 0, sizeof probe);
+            probe.option = IS("output-csv") ? "-output-csv" : "-output-json";
+            probe.target = value;
+            rc = out_resolve(&probe);
+            out_release(&probe);
+            if (rc != 0)
+                return -1;
+            if (IS("output-csv"))
+                o->output_csv = value;
+            else
+                o->output_json = value;
         }
 #undef IS
     }
@@ -427,6 +441,11 @@ static int print_bigo(const nb_bench *b, size_t first)
         bench_error("writing the complexity table to stdout failed");
         goto done;
     }
+    for (i = 1; i < k && n[i] == n[0]; i++)
+        ;
+    if (k > 0 && i == k) /* a note: the table is what was asked for, but it tells nothing */
+        fprintf(stderr, "-asymptote: every row has n = %g, and one size cannot tell the fits "
+                "apart: give two or more\n", n[0]);
     rc = 0;
 done:
     util_free(n);
@@ -442,9 +461,16 @@ static int run_one(nb_bench *b, const char *name, void (*fn)(nb_bench *bench))
     const char *endless = getenv("NANOBENCH_ENDLESS");
     if (endless && strcmp(endless, name) == 0) /* the harness itself prints nothing */
         fprintf(stderr, "NANOBENCH_ENDLESS set: running '%s' endlessly\n", name);
+    errno = 0;
     fn(b);
     if (nb_get_error(b) != 0) {
-        bench_error("%s: the harness ran out of memory or could not write its output", name);
+        /* the harness's one error state: a failed write of the row, or memory */
+        int e = errno;
+        if (ferror(stdout))
+            bench_error("%s: writing the table to stdout failed: %s", name,
+                        e ? strerror(e) : "write error");
+        else
+            bench_error("%s: the harness ran out of memory", name);
         return -1;
     }
     if (nb_result_count(b) != before + 1) {
@@ -585,7 +611,8 @@ static void compare_notes(void)
             "[auto]'s time over the row's\n", sha1_impl_current(), sha256_impl_current(),
             sha512_impl_current());
 #ifndef HAVE_OPENSSL
-    bench_error("-compare: built without OpenSSL, so there are no [openssl] rows");
+    /* a note, like the line above, not an error: the run goes on */
+    fputs("-compare: built without OpenSSL, so there are no [openssl] rows\n", stderr);
 #endif
 }
 
@@ -625,6 +652,13 @@ int main(int argc, char **argv)
 
     if (parse_args(argc, argv, &o) != 0)
         goto done;
+    /* A closed stdout is refused up front: the first descriptor the run opens (a counter, a
+     * file) would become descriptor 1 and receive the table. -sanity-check prints nothing. */
+    if (!o.sanity_check && fcntl(STDOUT_FILENO, F_GETFD) == -1 && errno == EBADF) {
+        bench_error("stdout is closed: the %s has nowhere to go",
+                    o.help ? "help" : o.list ? "list" : "table");
+        goto done;
+    }
     if (select_benchmarks(&o, &sel, &count) != 0)
         goto done;
     if (count == 0) {

@@ -332,7 +332,9 @@ int out_open(out_file *o, int writing)
     }
     fd = mkstemp(name);
     if (fd < 0) {
-        bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
+        /* said so: /proc/version's ENOENT is about the temporary, not the target */
+        bench_error("%s: cannot write '%s': creating a file beside it failed: %s", o->option,
+                    o->target, strerror(errno));
         util_free(name);
         return -1;
     }
