@@ -150,5 +150,69 @@ EOF
     fi
 fi
 
+# A prevector grown past N, then copied: the fills and moves inside prevector.h must not look
+# out of bounds to the compiler. gcc 12 warned (-Warray-bounds, a memset "forming offset
+# [116, 159]" out of a 116-byte vector) wherever the header, after growing, asked NAME_data
+# again, whose inline branch it could not rule out (doc/prevector.md, "gcc 12's bounds
+# warnings"). Two clients, as gcc's choices depend on the whole function: the shape that
+# first showed it, and every growing call in one.
+cat >"$tmp/grow1.c" <<'EOF'
+#include "prevector.h"
+PREVECTOR_DEFINE(ints, int, 28)
+int main(void)
+{
+    ints x, y;
+    int bad;
+    ints_init(&x);
+    ints_init(&y);
+    bad = ints_resize(&x, 40) || ints_copy(&y, &x) || ints_size(&y) != 40;
+    ints_destroy(&x);
+    ints_destroy(&y);
+    return bad;
+}
+EOF
+cat >"$tmp/grow2.c" <<'EOF'
+#include "prevector.h"
+typedef struct { int v; } item;
+static void item_init(item *x) { x->v = -1; }
+PREVECTOR_DEFINE_INIT(items, item, 28, item_init)
+PREVECTOR_DEFINE(ints, int, 28)
+PREVECTOR_DEFINE(bytes, unsigned char, 28)
+int main(void)
+{
+    items a, b;
+    ints c, d;
+    bytes e, f;
+    int src[40] = {0}, i, bad = 0;
+    item one = {5};
+    unsigned char u = 7;
+    items_init(&a); items_init(&b);
+    ints_init(&c); ints_init(&d);
+    bytes_init(&e); bytes_init(&f);
+    bad |= items_resize(&a, 40) || items_copy(&b, &a);
+    bad |= ints_resize(&c, 40) || ints_copy(&d, &c);
+    bad |= bytes_resize(&e, 40) || bytes_copy(&f, &e);
+    for (i = 0; i < 40; i++)
+        bad |= items_push_back(&b, &one) || ints_push_back(&d, &i) || bytes_push_back(&f, &u);
+    bad |= ints_assign(&c, src, 40) || ints_insert(&d, 3, src, 40) || items_copy(&a, &b);
+    bad |= bytes_resize(&e, 100) || bytes_insert(&f, 0, bytes_data(&e), 50);
+    bad |= ints_reserve(&c, 90) || ints_resize(&c, 90) || items_resize_uninit(&a, 95);
+    bad |= items_size(&b) != 80 || ints_size(&d) != 120 || bytes_size(&f) != 130;
+    items_destroy(&a); items_destroy(&b);
+    ints_destroy(&c); ints_destroy(&d);
+    bytes_destroy(&e); bytes_destroy(&f);
+    return bad;
+}
+EOF
+for client in grow1 grow2; do
+    for opt in -O1 -O2 -O3 -Os; do
+        $cc -std=c99 $opt -Wall -Wextra -I"$top_srcdir/src/prevector" -I"$top_srcdir/src/util" \
+            -c "$tmp/$client.c" -o "$tmp/$client.o" >"$tmp/$client.err" 2>&1 ||
+            fail "$client.c does not compile with $cc $opt: $(head -n 3 "$tmp/$client.err")"
+        ! grep -q 'warning' "$tmp/$client.err" ||
+            fail "a prevector grown past N warns with $cc $opt: $(head -n 3 "$tmp/$client.err")"
+    done
+done
+
 [ "$failures" -eq 0 ] && echo "PASS: every public header compiles alone${cxx:+ and links from C++}"
 [ "$failures" -eq 0 ]

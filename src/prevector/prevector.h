@@ -288,9 +288,17 @@
     {                                                                           \
         size_t old = NAME##_size(v);                                            \
         if (n > old) {                                                          \
-            if (n > NAME##_capacity(v) && NAME##_change_capacity_(v, n) != 0)   \
-                return -1;                                                      \
-            NAME##_fill_new_(NAME##_data(v) + old, n - old);                    \
+            if (n > NAME##_capacity(v)) {                                       \
+                if (NAME##_change_capacity_(v, n) != 0)                         \
+                    return -1;                                                  \
+                /* Past the capacity, which is N or more: on the heap now.  */  \
+                /* Said so rather than asked again through NAME_data, whose */  \
+                /* inline branch gcc 12 cannot rule out and then finds the  */  \
+                /* fill overrunning (-Warray-bounds in the caller's build). */  \
+                NAME##_fill_new_(NAME##_heap_(v) + old, n - old);               \
+            } else {                                                            \
+                NAME##_fill_new_(NAME##_data(v) + old, n - old);                \
+            }                                                                   \
         }                                                                       \
         NAME##_set_size_(v, n);                                                 \
         return 0;                                                               \
@@ -314,7 +322,7 @@
             memcpy(&elem, val, sizeof(T));                                      \
             if (NAME##_grow_(v, n + 1) != 0)                                    \
                 return -1;                                                      \
-            memcpy(NAME##_data(v) + n, &elem, sizeof(T));                       \
+            memcpy(NAME##_heap_(v) + n, &elem, sizeof(T)); /* see resize */     \
         }                                                                       \
         NAME##_set_size_(v, n + 1);                                             \
         return 0;                                                               \
@@ -350,7 +358,7 @@
         if (old + n > NAME##_capacity(v)) {                                     \
             if (NAME##_grow_(v, old + n) != 0)                                  \
                 return -1;                                                      \
-            d = NAME##_data(v);                                                 \
+            d = NAME##_heap_(v); /* grown past N (see NAME_resize) */           \
         }                                                                       \
         memmove(d + pos + n, d + pos, (old - pos) * sizeof(T));                 \
         if (!self) {                                                            \
@@ -386,17 +394,18 @@
     /* grows to exactly n when it must, and is kept otherwise.               */ \
     PREVECTOR_FN int NAME##_assign(NAME *v, const T *vals, size_t n)            \
     {                                                                           \
-        const T *d = NAME##_cdata(v);                                           \
+        T *d = NAME##_data(v);                                                  \
         if (PREVECTOR_POINTS_INTO(vals, d, NAME##_size(v))) {                   \
             /* Already inside the storage: never needs to grow. */              \
-            if (n > NAME##_size(v) - (size_t)(vals - d))                        \
+            if (n > NAME##_size(v) - (size_t)(vals - (const T *)d))             \
                 return -1;                                                      \
         } else if (n > NAME##_capacity(v)) {                                    \
             if (NAME##_change_capacity_(v, n) != 0)                             \
                 return -1;                                                      \
+            d = NAME##_heap_(v); /* grown past N (see NAME_resize) */           \
         }                                                                       \
         if (n)                                                                  \
-            memmove(NAME##_data(v), vals, n * sizeof(T));                       \
+            memmove(d, vals, n * sizeof(T));                                    \
         NAME##_set_size_(v, n);                                                 \
         return 0;                                                               \
     }                                                                           \
