@@ -354,6 +354,164 @@ static void test_overflow(void)
     nb_bench_free(b);
 }
 
+/* An op whose epochs reach the target only once the iteration count nears
+ * the overflow, after some epochs were kept: the overflow row's result has
+ * no epochs all the same, as nanobench.h says, not the kept ones. */
+static nb_bench *late_bench;
+static uint64_t late_t, late_reads;
+
+static uint64_t late_now(void *ctx)
+{
+    (void)ctx;
+    if (late_reads++ % 2 == 1)   /* an epoch's end: 30 ns, or the 1 ms target */
+        late_t += late_bench->logic.n < UINT64_C(100000000000000000) ? 30 : 1000000;
+    return late_t;
+}
+
+static void test_overflow_after_kept_epochs(void)
+{
+    nb_bench *b = nb_bench_new();
+    const nb_result *r;
+    if (!CHECK(b != NULL))
+        return;
+    late_bench = b;
+    late_t = late_reads = 0;
+    nb_output(nb_performance_counters(nb_epochs(b, 200), 0), NULL);
+    nb_test_set_clock(b, late_now, NULL, 1000);
+    run_removed_op(b);
+    r = nb_result_at(b, 0);
+    CHECK(r != NULL && r->overflow == 1);
+    CHECKF(nb_result_epoch_count(r) == 0, "%zu epochs", nb_result_epoch_count(r));
+    CHECK(!nb_result_has(r, NB_ELAPSED) && isnan(nb_result_median(r, NB_ELAPSED)));
+    nb_bench_free(b);
+}
+
+/* nb_run of the same bench from inside its op: refused with the error set;
+ * the outer run keeps its result and row. */
+static nb_bench *nest_bench;
+static int nest_calls;
+
+static void nest_outer(void *arg)
+{
+    fake_op(arg);
+    if (nest_calls++ == 0)
+        nb_run(nb_name(nest_bench, "inner"), fake_op, arg);
+}
+
+static void test_nested_run_refused(void)
+{
+    fake f = { 0, 0, 1000, 1000, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    if (!CHECK(b != NULL))
+        return;
+    nest_bench = b;
+    nest_calls = 0;
+    nb_run(nb_name(b, "outer"), nest_outer, &f);
+    CHECK(nb_get_error(b) == -1);
+    CHECK(nb_result_count(b) == 1);
+    CHECK(strcmp(nb_result_name(nb_result_at(b, 0)), "outer") == 0);
+    CHECK(nb_result_epoch_count(nb_result_at(b, 0)) == 11);
+    /* the bench works again afterwards */
+    nb_run(nb_name(b, "after"), fake_op, &f);
+    CHECK(nb_result_count(b) == 2);
+    nb_bench_free(b);
+}
+
+/* NULL benches, results and keys: defaults, NULL, NaN, 0 or -1, no crash. */
+static void test_null_arguments(void)
+{
+    nb_bench *b = nb_bench_new();
+    double v = 7;
+    if (!CHECK(b != NULL))
+        return;
+    /* a NULL bench reads as a new one, but prints nothing */
+    CHECK(strcmp(nb_get_title(NULL), nb_get_title(b)) == 0);
+    CHECK(strcmp(nb_get_name(NULL), nb_get_name(b)) == 0);
+    CHECK(strcmp(nb_get_unit(NULL), nb_get_unit(b)) == 0);
+    CHECK(strcmp(nb_get_time_unit_name(NULL), nb_get_time_unit_name(b)) == 0);
+    CHECK(nb_get_epochs(NULL) == nb_get_epochs(b) && nb_get_batch(NULL) == nb_get_batch(b));
+    CHECK(nb_get_min_epoch_time(NULL) == nb_get_min_epoch_time(b));
+    CHECK(nb_get_max_epoch_time(NULL) == nb_get_max_epoch_time(b));
+    CHECK(nb_get_complexity_n(NULL) < 0 && nb_get_time_unit(NULL) == nb_get_time_unit(b));
+    CHECK(nb_get_performance_counters(NULL) == nb_get_performance_counters(b));
+    CHECK(nb_get_clock_resolution_multiple(NULL) == nb_get_clock_resolution_multiple(b));
+    CHECK(nb_get_output(NULL) == NULL && nb_get_output(b) == stdout);
+    CHECK(nb_get_context(NULL, "k") == NULL);
+    nb_context(b, "k", "v");
+    CHECK(nb_get_error(b) == 0 && nb_get_context(b, NULL) == NULL);
+    nb_context(b, NULL, "v");
+    CHECK(nb_get_error(b) == -1);
+    CHECK(nb_result_name(NULL) == NULL && nb_result_title(NULL) == NULL);
+    CHECK(nb_result_unit(NULL) == NULL && isnan(nb_result_batch(NULL)));
+    CHECK(isnan(nb_result_complexity_n(NULL)) && nb_result_epoch_count(NULL) == 0);
+    CHECK(nb_result_config(NULL, "epochs", &v) == -1 && v == 7);
+    CHECK(nb_result_context(NULL, "k") == NULL);
+    nb_bench_free(b);
+}
+
+/* Units and time units of any length: printed whole in the header, and a
+ * change anywhere in them starts a new header; numbers of any size printed
+ * whole. */
+static void test_long_units_and_numbers(void)
+{
+    static char unit[10001], unit2[10001], tu[3001];
+    fake f = { 0, 0, 1000, 1000, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    char *text = NULL, *row;
+    size_t len = 0, digits = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!CHECK(b != NULL) || !CHECK(out != NULL)) {
+        nb_bench_free(b);
+        if (out)
+            fclose(out);
+        free(text);
+        return;
+    }
+    memset(unit, 'u', sizeof unit - 1);
+    memcpy(unit2, unit, sizeof unit);
+    unit2[9000] = 'v';
+    memset(tu, 't', sizeof tu - 1);
+    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    nb_output(b, out);
+    nb_run(nb_name(nb_unit(b, unit), "u1"), fake_op, &f);
+    nb_run(nb_name(nb_unit(b, unit2), "u2"), fake_op, &f);
+    nb_run(nb_name(nb_time_unit(b, 1e-9, tu), "t1"), fake_op, &f);
+    nb_run(nb_name(nb_time_unit(nb_batch(nb_unit(b, "op"), 1e-300), 1e-9, "ns"), "big"),
+           fake_op, &f);
+    fclose(out);
+    CHECK(nb_get_error(b) == 0);
+    if (CHECK(text != NULL)) {
+        size_t headers = 0;
+        const char *p;
+        for (p = text; (p = strstr(p, "|----")) != NULL; ++p, ++headers)
+            p = strchr(p, '\n') ? strchr(p, '\n') : p;
+        CHECKF(headers == 4, "%zu headers", headers);  /* u1, u2, t1, big */
+        CHECK(strstr(text, unit2) != NULL);
+        /* "<time unit>/<unit>", whole */
+        {
+            char *want = malloc(sizeof tu + sizeof unit2 + 1);
+            if (CHECK(want != NULL)) {
+                sprintf(want, "%s/%s", tu, unit2);
+                CHECK(strstr(text, want) != NULL);
+            }
+            free(want);
+        }
+        /* 1000 ns per op over a batch of 1e-300: about 1e303 ns/op, every digit
+         * (303 or 304 before the point, as the median comes out) */
+        row = strstr(text, "`big`");
+        if (CHECK(row != NULL)) {
+            while (row > text && row[-1] != '\n')
+                --row;
+            for (p = row + 1; *p && *p != '|'; ++p)
+                digits += *p >= '0' && *p <= '9';
+            CHECKF(digits >= 305 && digits <= 306 && p[-4] == '.' && p[-1] == ' ',
+                   "%zu digits", digits);
+        }
+    }
+    free(text);
+    nb_bench_free(b);
+}
+
 /* A complexity table between two rows of the same columns: the second row
  * gets its header again (the markdown would otherwise join it to the fit table). */
 static void test_header_after_bigo(void)
@@ -2046,6 +2204,10 @@ int main(int argc, char **argv)
     test_noise_symmetric();
     test_fixed_and_warmup();
     test_overflow();
+    test_overflow_after_kept_epochs();
+    test_nested_run_refused();
+    test_null_arguments();
+    test_long_units_and_numbers();
     test_endless_other_name();
     test_short_epochs_not_observed();
     test_grow_at_least_one();

@@ -89,13 +89,15 @@ nb_bench *nb_time_unit(nb_bench *b, double seconds, const char *name);
 /* Epoch target = clock resolution * multiple (default 1000), then clamped. */
 nb_bench *nb_clock_resolution_multiple(nb_bench *b, size_t multiple);
 /* Sets a key/value pair that results snapshot (both copied); templates read
- * it as {{context(key)}}. */
+ * it as {{context(key)}}. A NULL value is ""; a NULL key sets nothing and
+ * nb_get_error to -1. */
 nb_bench *nb_context(nb_bench *b, const char *key, const char *value);
 /* Removes every context pair. */
 nb_bench *nb_clear_context(nb_bench *b);
 
 /* Getters, one per setter. Strings are owned by b and valid until the next
- * setter call that changes them or nb_bench_free. */
+ * setter call that changes them or nb_bench_free. For a NULL b they report
+ * nanobench's defaults (those of a new bench, but for the output: NULL). */
 const char *nb_get_title(const nb_bench *b);
 const char *nb_get_name(const nb_bench *b);
 const char *nb_get_unit(const nb_bench *b);
@@ -152,7 +154,9 @@ void     nb_impl_finish(nb_bench *b);
 
 /* Measures op(arg) under the name set by nb_name, adds one result, prints
  * its row to the output. op must be safe to call any number of times.
- * When op is a function the compiler can see, it inlines into the loop. */
+ * When op is a function the compiler can see, it inlines into the loop.
+ * An nb_run of b from inside an op that b is running does nothing but set
+ * nb_get_error to -1 (the outer run goes on and keeps its result). */
 static inline NB_ALWAYS_INLINE nb_bench *nb_run(nb_bench *b, void (*op)(void *arg), void *arg)
 {
     uint64_t n;
@@ -221,6 +225,8 @@ double nb_result_median(const nb_result *r, nb_measure m);
  * 0.01 = 1%; NAN when !nb_result_has(r, m). */
 double nb_result_err(const nb_result *r, nb_measure m);
 
+/* The result's settings; for a NULL r (nb_result_at past the end) NULL, NaN
+ * or 0, and every function below reports "not measured" (NaN, 0, -1). */
 const char *nb_result_name(const nb_result *r);
 const char *nb_result_title(const nb_result *r);
 const char *nb_result_unit(const nb_result *r);

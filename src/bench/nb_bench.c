@@ -84,33 +84,36 @@ fail:
     return -1;
 }
 
+/* nanobench's defaults: what nb_bench_new starts from (with the output on
+ * stdout) and what the getters report for a NULL bench (whose output is
+ * NULL: it prints nothing). */
+static const nb_config defaults = {
+    "benchmark", "noname", "op", "ns",
+    1e-9,           /* time_unit */
+    1.0,            /* batch */
+    -1.0,           /* complexity_n: unset */
+    11,             /* epochs */
+    1000,           /* clock_resolution_multiple */
+    0,              /* epoch_iterations: chosen per epoch */
+    1,              /* min_epoch_iterations */
+    0,              /* warmup */
+    1000000,        /* min_epoch_time: 1 ms */
+    100000000,      /* max_epoch_time: 100 ms */
+    0,              /* relative */
+    1,              /* performance_counters */
+    NULL, NULL, 0   /* out, context */
+};
+
 nb_bench *nb_bench_new(void)
 {
     nb_bench *b = util_malloc(sizeof(*b));
     if (!b)
         return NULL;
     memset(b, 0, sizeof(*b));
-    b->cfg.title = dup_str("benchmark");
-    b->cfg.name = dup_str("noname");
-    b->cfg.unit = dup_str("op");
-    b->cfg.time_unit_name = dup_str("ns");
-    if (!b->cfg.title || !b->cfg.name || !b->cfg.unit || !b->cfg.time_unit_name) {
-        nb_config_free(&b->cfg);
+    if (nb_config_copy(&b->cfg, &defaults) != 0) {
         util_free(b);
         return NULL;
     }
-    b->cfg.time_unit = 1e-9;
-    b->cfg.batch = 1.0;
-    b->cfg.complexity_n = -1.0;
-    b->cfg.epochs = 11;
-    b->cfg.clock_resolution_multiple = 1000;
-    b->cfg.epoch_iterations = 0;
-    b->cfg.min_epoch_iterations = 1;
-    b->cfg.warmup = 0;
-    b->cfg.min_epoch_time = 1000000;       /* 1 ms */
-    b->cfg.max_epoch_time = 100000000;     /* 100 ms */
-    b->cfg.relative = 0;
-    b->cfg.performance_counters = 1;
     b->cfg.out = stdout;
     b->perf.leader = -1;
     b->logic.rng = UINT64_C(0x9e3779b97f4a7c15);
@@ -263,8 +266,12 @@ nb_bench *nb_context(nb_bench *b, const char *key, const char *value)
     size_t i;
     nb_context_pair *grown;
     char *k, *v;
-    if (!b || !key)
+    if (!b)
         return b;
+    if (!key) {
+        b->error = -1;
+        return b;
+    }
     if (!value)
         value = "";
     for (i = 0; i < b->cfg.context_count; ++i) {
@@ -305,31 +312,36 @@ nb_bench *nb_clear_context(nb_bench *b)
     return b;
 }
 
-const char *nb_get_title(const nb_bench *b) { return b->cfg.title; }
-const char *nb_get_name(const nb_bench *b) { return b->cfg.name; }
-const char *nb_get_unit(const nb_bench *b) { return b->cfg.unit; }
-double nb_get_batch(const nb_bench *b) { return b->cfg.batch; }
-int nb_get_relative(const nb_bench *b) { return b->cfg.relative; }
-int nb_get_performance_counters(const nb_bench *b) { return b->cfg.performance_counters; }
-FILE *nb_get_output(const nb_bench *b) { return b->cfg.out; }
-size_t nb_get_epochs(const nb_bench *b) { return b->cfg.epochs; }
-uint64_t nb_get_epoch_iterations(const nb_bench *b) { return b->cfg.epoch_iterations; }
-uint64_t nb_get_min_epoch_iterations(const nb_bench *b) { return b->cfg.min_epoch_iterations; }
-uint64_t nb_get_warmup(const nb_bench *b) { return b->cfg.warmup; }
-uint64_t nb_get_min_epoch_time(const nb_bench *b) { return b->cfg.min_epoch_time; }
-uint64_t nb_get_max_epoch_time(const nb_bench *b) { return b->cfg.max_epoch_time; }
-double nb_get_complexity_n(const nb_bench *b) { return b->cfg.complexity_n; }
-double nb_get_time_unit(const nb_bench *b) { return b->cfg.time_unit; }
-const char *nb_get_time_unit_name(const nb_bench *b) { return b->cfg.time_unit_name; }
+/* The getters: b's settings, or the defaults for a NULL b. */
+static const nb_config *cfg_of(const nb_bench *b) { return b ? &b->cfg : &defaults; }
+
+const char *nb_get_title(const nb_bench *b) { return cfg_of(b)->title; }
+const char *nb_get_name(const nb_bench *b) { return cfg_of(b)->name; }
+const char *nb_get_unit(const nb_bench *b) { return cfg_of(b)->unit; }
+double nb_get_batch(const nb_bench *b) { return cfg_of(b)->batch; }
+int nb_get_relative(const nb_bench *b) { return cfg_of(b)->relative; }
+int nb_get_performance_counters(const nb_bench *b) { return cfg_of(b)->performance_counters; }
+FILE *nb_get_output(const nb_bench *b) { return cfg_of(b)->out; }
+size_t nb_get_epochs(const nb_bench *b) { return cfg_of(b)->epochs; }
+uint64_t nb_get_epoch_iterations(const nb_bench *b) { return cfg_of(b)->epoch_iterations; }
+uint64_t nb_get_min_epoch_iterations(const nb_bench *b) { return cfg_of(b)->min_epoch_iterations; }
+uint64_t nb_get_warmup(const nb_bench *b) { return cfg_of(b)->warmup; }
+uint64_t nb_get_min_epoch_time(const nb_bench *b) { return cfg_of(b)->min_epoch_time; }
+uint64_t nb_get_max_epoch_time(const nb_bench *b) { return cfg_of(b)->max_epoch_time; }
+double nb_get_complexity_n(const nb_bench *b) { return cfg_of(b)->complexity_n; }
+double nb_get_time_unit(const nb_bench *b) { return cfg_of(b)->time_unit; }
+const char *nb_get_time_unit_name(const nb_bench *b) { return cfg_of(b)->time_unit_name; }
 size_t nb_get_clock_resolution_multiple(const nb_bench *b)
 {
-    return b->cfg.clock_resolution_multiple;
+    return cfg_of(b)->clock_resolution_multiple;
 }
 int nb_get_error(const nb_bench *b) { return b ? b->error : -1; }
 
 const char *nb_get_context(const nb_bench *b, const char *key)
 {
     size_t i;
+    if (!b || !key)
+        return NULL;
     for (i = 0; i < b->cfg.context_count; ++i)
         if (strcmp(b->cfg.context[i].key, key) == 0)
             return b->cfg.context[i].value;

@@ -181,7 +181,7 @@ int nb_bigo_print(FILE *out, const nb_bigo *fits, size_t count)
         return -1;
     for (i = 0; i < count; ++i) {
         const char *name = fits[i].name ? fits[i].name : "";
-        char coef[48], err[48] = "     -";
+        char coef[48], err[NB_NUMBER_MAX] = "     -";   /* 1e300% has 300 digits */
         snprintf(coef, sizeof coef, "%14g", fits[i].coefficient);
         nb_c_decimal_point(coef);
         if (!isnan(fits[i].normalized_rms)) {

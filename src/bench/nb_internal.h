@@ -138,6 +138,8 @@ struct nb_bench {
     nb_result **results;
     size_t result_count;
     size_t result_cap;
+    size_t table_start;        /* the "relative" reference: index of the first result of
+                                * the unbroken run with the last result's title and unit */
     int error;
     nb_logic logic;
     nb_perf_group perf;
@@ -170,7 +172,10 @@ double nb_stats_mdape(const double *v, size_t n, double median, double *scratch)
 /* ---- output (nb_table.c) ---- */
 /* Formats v right-aligned in width with precision decimals and ',' as the
  * thousands separator (nanobench's Number); "-" for a non-finite v.
- * Returns the length written (truncated to cap - 1). */
+ * Returns the length written (truncated to cap - 1: a buffer of
+ * NB_NUMBER_MAX holds any finite double, 309 digits and their separators,
+ * with up to 80 decimals and a width up to 100). */
+#define NB_NUMBER_MAX 600
 size_t nb_format_number(char *buf, size_t cap, int width, int precision, double v);
 /* s holds one number that printf wrote (%f, %g, %e; padding allowed):
  * turns the decimal point of the program's locale (LC_NUMERIC, "," in

@@ -58,9 +58,12 @@ static uint64_t now(const nb_bench *b)
     return b->clock ? b->clock(b->clock_ctx) : nb_clock_now_ns();
 }
 
+/* The iteration count would overflow: the result is stored with no epochs
+ * (nanobench.h), even where some were kept before it came to this. */
 static void overflow(nb_bench *b)
 {
     b->logic.result->overflow = 1;
+    b->logic.result->count = 0;
     b->logic.state = NB_ST_DONE;
     b->logic.n = 0;
 }
@@ -224,6 +227,12 @@ int nb_impl_start(nb_bench *b, int optimized)
     if (!b)
         return -1;
     L = &b->logic;
+    if (L->state != NB_ST_IDLE) {
+        /* nb_run from inside the op of a run of the same bench: refused, so
+         * that the run in progress keeps its result. */
+        b->error = -1;
+        return -1;
+    }
     if (b->result_count == b->result_cap) {
         size_t cap = b->result_cap ? 2 * b->result_cap : 8;
         nb_result **grown = util_realloc(b->results, cap * sizeof(*grown));
@@ -294,25 +303,6 @@ void nb_impl_epoch_end(nb_bench *b)
     add(b, t1 >= b->logic.t0 ? t1 - b->logic.t0 : 0);
 }
 
-/* The "relative" column's reference: the first result of r's table, i.e.
- * of the unbroken run of results before r with r's title and unit
- * (nanobench forgets its results whenever either changes, so a table that
- * comes back after another one starts a new reference). */
-static const nb_result *baseline(const nb_bench *b, const nb_result *r)
-{
-    size_t i = b->result_count;
-    const nb_result *first = r;
-    while (i > 0 && b->results[i - 1] != r)
-        --i;
-    while (i > 1) {
-        const nb_result *q = b->results[--i - 1];
-        if (strcmp(q->cfg.title, r->cfg.title) != 0 || strcmp(q->cfg.unit, r->cfg.unit) != 0)
-            break;
-        first = q;
-    }
-    return first;
-}
-
 void nb_impl_finish(nb_bench *b)
 {
     nb_logic *L = &b->logic;
@@ -322,6 +312,14 @@ void nb_impl_finish(nb_bench *b)
     L->result = NULL;
     L->state = NB_ST_IDLE;
     L->n = 0;
+    /* The "relative" column's reference is the first result of r's table:
+     * of the unbroken run of results before r with r's title and unit
+     * (nanobench forgets its results whenever either changes, so a table
+     * that comes back after another one starts a new reference). */
+    if (b->result_count == 0
+        || strcmp(b->results[b->result_count - 1]->cfg.title, r->cfg.title) != 0
+        || strcmp(b->results[b->result_count - 1]->cfg.unit, r->cfg.unit) != 0)
+        b->table_start = b->result_count;
     b->results[b->result_count++] = r;
     if (b->cfg.out) {
         unsigned mask = 0;
@@ -335,7 +333,8 @@ void nb_impl_finish(nb_bench *b)
                         mask |= 1u << m;
             }
         }
-        if (nb_table_row(b->cfg.out, r, baseline(b, r), mask, nb_warnings_suppressed()) != 0)
+        if (nb_table_row(b->cfg.out, r, b->results[b->table_start], mask,
+                         nb_warnings_suppressed()) != 0)
             b->error = -1;
     }
 }

@@ -196,17 +196,21 @@ double nb_result_sum_product(const nb_result *r, nb_measure a, nb_measure b)
     return s;
 }
 
-const char *nb_result_name(const nb_result *r) { return r->cfg.name; }
-const char *nb_result_title(const nb_result *r) { return r->cfg.title; }
-const char *nb_result_unit(const nb_result *r) { return r->cfg.unit; }
-double nb_result_batch(const nb_result *r) { return r->cfg.batch; }
-double nb_result_complexity_n(const nb_result *r) { return r->cfg.complexity_n; }
-size_t nb_result_epoch_count(const nb_result *r) { return r->count; }
+/* For a NULL r (nb_result_at past the end): NULL strings, NaN, 0. */
+const char *nb_result_name(const nb_result *r) { return r ? r->cfg.name : NULL; }
+const char *nb_result_title(const nb_result *r) { return r ? r->cfg.title : NULL; }
+const char *nb_result_unit(const nb_result *r) { return r ? r->cfg.unit : NULL; }
+double nb_result_batch(const nb_result *r) { return r ? r->cfg.batch : NAN; }
+double nb_result_complexity_n(const nb_result *r) { return r ? r->cfg.complexity_n : NAN; }
+size_t nb_result_epoch_count(const nb_result *r) { return r ? r->count : 0; }
 
 int nb_result_config(const nb_result *r, const char *tag, double *value)
 {
-    const nb_config *c = &r->cfg;
+    const nb_config *c;
     double v;
+    if (!r || !tag || !value)
+        return -1;
+    c = &r->cfg;
     if (strcmp(tag, "epochs") == 0)
         v = (double)c->epochs;
     else if (strcmp(tag, "clockResolution") == 0)
@@ -238,6 +242,8 @@ int nb_result_config(const nb_result *r, const char *tag, double *value)
 const char *nb_result_context_len(const nb_result *r, const char *key, size_t len)
 {
     size_t i;
+    if (!r || !key)
+        return NULL;
     for (i = 0; i < r->cfg.context_count; ++i)
         if (strlen(r->cfg.context[i].key) == len && memcmp(r->cfg.context[i].key, key, len) == 0)
             return r->cfg.context[i].value;
@@ -246,7 +252,7 @@ const char *nb_result_context_len(const nb_result *r, const char *key, size_t le
 
 const char *nb_result_context(const nb_result *r, const char *key)
 {
-    return nb_result_context_len(r, key, strlen(key));
+    return key ? nb_result_context_len(r, key, strlen(key)) : NULL;
 }
 
 static const char *const measure_names[NB_MEASURE_COUNT] = {

@@ -71,22 +71,32 @@ size_t nb_format_number(char *buf, size_t cap, int width, int precision, double 
 typedef struct {
     int width;
     int precision;
-    char title[96];
+    const char *title[3];      /* the header cell: these three strings in a row */
     const char *suffix;
     double value;
 } nb_column;
 
 #define NB_MAX_COLUMNS 12
 
-static void add_col(nb_column *c, size_t *n, int width, int precision, const char *t1,
-                    const char *t2, const char *suffix, double value)
+/* The title is t1 t2 t3, kept as pointers (into r's settings or literals):
+ * a unit or time unit of any length is printed and compared whole. */
+static void add_col3(nb_column *c, size_t *n, int width, int precision, const char *t1,
+                     const char *t2, const char *t3, const char *suffix, double value)
 {
     nb_column *col = &c[(*n)++];
     col->width = width;
     col->precision = precision;
-    snprintf(col->title, sizeof(col->title), "%s%s", t1, t2);
+    col->title[0] = t1;
+    col->title[1] = t2;
+    col->title[2] = t3;
     col->suffix = suffix;
     col->value = value;
+}
+
+static void add_col(nb_column *c, size_t *n, int width, int precision, const char *t1,
+                    const char *t2, const char *suffix, double value)
+{
+    add_col3(c, n, width, precision, t1, t2, "", suffix, value);
 }
 
 static double per_unit(const nb_result *r, nb_measure m)
@@ -99,7 +109,6 @@ static size_t columns(nb_column *c, const nb_result *r, const nb_result *first, 
     size_t n = 0;
     const char *unit = r->cfg.unit;
     double med = per_unit(r, NB_ELAPSED);
-    char tu[64];
     if (r->cfg.relative) {
         double d = 100.0, f = per_unit(first, NB_ELAPSED);
         if (first != r)
@@ -108,8 +117,7 @@ static size_t columns(nb_column *c, const nb_result *r, const nb_result *first, 
     }
     if (r->cfg.complexity_n > 0 && isfinite(r->cfg.complexity_n)) /* as Big-O uses it */
         add_col(c, &n, 14, 0, "complexityN", "", "", r->cfg.complexity_n);
-    snprintf(tu, sizeof(tu), "%s/", r->cfg.time_unit_name);
-    add_col(c, &n, 22, 2, tu, unit, "", med / r->cfg.time_unit);
+    add_col3(c, &n, 22, 2, r->cfg.time_unit_name, "/", unit, "", med / r->cfg.time_unit);
     add_col(c, &n, 22, 2, unit, "/s", "", med <= 0 ? 0.0 : 1.0 / med);
     add_col(c, &n, 10, 1, "err%", "", "%", nb_result_err(r, NB_ELAPSED) * 100.0);
     if (mask & (1u << NB_INSTRUCTIONS))
@@ -279,10 +287,11 @@ int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned
     nb_column c[NB_MAX_COLUMNS];
     size_t n = columns(c, r, first, mask), i;
     uint64_t hash = UINT64_C(14695981039346656037);
-    char num[128];
+    char num[NB_NUMBER_MAX];  /* a batch of 1e-300 makes a 300-digit ns/op */
     double err;
     for (i = 0; i < n; ++i)
-        hash = fnv1a("|", fnv1a(c[i].title, hash));
+        hash = fnv1a("|", fnv1a(c[i].title[2], fnv1a(c[i].title[1],
+                                                     fnv1a(c[i].title[0], hash))));
     hash = fnv1a(r->cfg.title, hash);
 
     if (need_header(out, hash)) {
@@ -290,11 +299,14 @@ int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned
         for (i = 0; i < n; ++i) {
             /* right-aligned as "%*s" would, but escaped: a unit is the
              * user's text too ("ns/<unit>", "<unit>/s") */
-            size_t tl = cell_text_len(c[i].title);
+            size_t tl = cell_text_len(c[i].title[0]) + cell_text_len(c[i].title[1])
+                        + cell_text_len(c[i].title[2]);
             fputc('|', out);
             if (tl < (size_t)c[i].width - 2)
                 repeat(out, ' ', (size_t)c[i].width - 2 - tl);
-            put_cell_text(out, c[i].title);
+            put_cell_text(out, c[i].title[0]);
+            put_cell_text(out, c[i].title[1]);
+            put_cell_text(out, c[i].title[2]);
             fputc(' ', out);
         }
         fputs("| ", out);
