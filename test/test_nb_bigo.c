@@ -149,6 +149,24 @@ static void test_points_skipped(void)
 
 /* Every time 0 (an op the compiler removed): each fit is exact, err 0, not
  * 0/0; a fit with no error to give prints "-", never "nan". */
+/* n near the ends of double's range: f(n)^2 would overflow (1e200) or underflow
+ * (1e-300), which made O(n) come out 0 with 105% error. Now O(n) is exact, and an f
+ * that is not finite there (n^2 and n^3 of 1e200) is not fitted: NaN, last. */
+static void test_extreme_n(void)
+{
+    static const double huge[] = { 1e200, 2e200 }, tiny[] = { 1e-300, 2e-300 };
+    static const double t[] = { 1.0, 2.0 };
+    nb_bigo fits[6];
+    CHECK(nb_bigo_fit(huge, t, 2, fits, 6) == 6);
+    CHECK(strcmp(fits[0].name, "O(n)") == 0 && fits[0].normalized_rms < 1e-12);
+    CHECKF(fabs(fits[0].coefficient / 1e-200 - 1) < 1e-12, "%g", fits[0].coefficient);
+    CHECK(isnan(fits[4].normalized_rms) && isnan(fits[4].coefficient));
+    CHECK(isnan(fits[5].normalized_rms) && isnan(fits[5].coefficient));
+    CHECK(nb_bigo_fit(tiny, t, 2, fits, 6) == 6);
+    CHECK(strcmp(fits[0].name, "O(n)") == 0 && fits[0].normalized_rms < 1e-12);
+    CHECKF(fabs(fits[0].coefficient / 1e300 - 1) < 1e-12, "%g", fits[0].coefficient);
+}
+
 static void test_zero_times(void)
 {
     double n[] = {10, 20, 40}, t[] = {0, 0, 0};
@@ -307,6 +325,7 @@ int main(int argc, char **argv)
     }
     test_points_skipped();
     test_zero_times();
+    test_extreme_n();
     test_ties_and_nan();
     test_over_results();
     return check_finish();

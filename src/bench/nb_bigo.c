@@ -47,34 +47,46 @@ static int src_point(const point_src *s, size_t i, double *n, double *t)
     return *n > 0.0 && isfinite(*n) && isfinite(*t);
 }
 
-/* Fits f over the points; returns how many points were used. */
+/* Fits f over the points; returns how many points were used. The sums run
+ * over f(n) / max f(n), so that f(n)^2 neither overflows (n = 1e200: O(n)
+ * came out 0) nor underflows (n = 1e-300); the coefficient is divided back. An f
+ * that is not finite at some point (n^3 for n = 1e200) cannot be fitted:
+ * coefficient and error NaN, ranked last. */
 static size_t fit_one(const point_src *s, const char *name, bigo_fn f, nb_bigo *out)
 {
-    double sum_ft = 0.0, sum_ff = 0.0, sum_t = 0.0, err = 0.0, c, n, t;
+    double sum_gt = 0.0, sum_gg = 0.0, sum_t = 0.0, err = 0.0, scale = 0.0, cg, n, t;
     size_t i, size = src_size(s), used = 0;
 
+    for (i = 0; i < size; ++i)
+        if (src_point(s, i, &n, &t) && !(fabs(f(n)) <= scale))
+            scale = fabs(f(n));   /* NaN and inf included: they stop the fit below */
     for (i = 0; i < size; ++i) {
-        double fn;
+        double g;
         if (!src_point(s, i, &n, &t))
             continue;
-        fn = f(n);
-        sum_ft += fn * t;
-        sum_ff += fn * fn;
+        g = scale > 0.0 ? f(n) / scale : 0.0;
+        sum_gt += g * t;
+        sum_gg += g * g;
         sum_t += t;
         ++used;
     }
+    out->name = name;
+    if (used > 0 && !isfinite(scale)) {
+        out->coefficient = NAN;
+        out->normalized_rms = NAN;
+        return used;
+    }
     /* f == 0 at every point (log2 with all n == 1) explains nothing: c = 0
      * rather than 0/0, so the error still says how bad it is. */
-    c = sum_ff > 0.0 ? sum_ft / sum_ff : 0.0;
+    cg = sum_gg > 0.0 ? sum_gt / sum_gg : 0.0;
     for (i = 0; i < size; ++i) {
         double d;
         if (!src_point(s, i, &n, &t))
             continue;
-        d = c * f(n) - t;
+        d = cg * (scale > 0.0 ? f(n) / scale : 0.0) - t;
         err += d * d;
     }
-    out->name = name;
-    out->coefficient = c;
+    out->coefficient = scale > 0.0 ? cg / scale : 0.0;
     if (used == 0)
         out->normalized_rms = NAN;
     else if (sum_t == 0.0)
