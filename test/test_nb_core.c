@@ -61,6 +61,27 @@ static nb_bench *fake_bench(fake *f)
     return b;
 }
 
+/* fake_bench whose rows go to a memory stream (*out; *text once it is
+ * closed), the stability warnings suppressed; NULL after a failed CHECK, with
+ * nothing left open. */
+static nb_bench *fake_bench_to_memory(fake *f, FILE **out, char **text, size_t *len)
+{
+    nb_bench *b = fake_bench(f);
+    *text = NULL;
+    *len = 0;
+    *out = open_memstream(text, len);
+    if (!CHECK(b != NULL) || !CHECK(*out != NULL)) {
+        nb_bench_free(b);
+        if (*out)
+            fclose(*out);
+        free(*text);
+        return NULL;
+    }
+    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    nb_output(b, *out);
+    return b;
+}
+
 static uint64_t result_iters(const nb_result *r)
 {
     size_t i;
@@ -323,20 +344,13 @@ static void run_removed_op(nb_bench *b)
 static void test_overflow(void)
 {
     fake f = { 0, 0, 0, 0, 0, 0 };
-    nb_bench *b = fake_bench(&f);
     const nb_result *r;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    if (!CHECK(b != NULL) || !CHECK(out != NULL)) {
-        nb_bench_free(b);
-        if (out)
-            fclose(out);
-        free(text);
+    char *text;
+    size_t len;
+    FILE *out;
+    nb_bench *b = fake_bench_to_memory(&f, &out, &text, &len);
+    if (!b)
         return;
-    }
-    nb_output(b, out);
-    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
     run_removed_op(nb_name(b, "noop"));
     fclose(out);
     r = nb_result_at(b, 0);
@@ -456,23 +470,16 @@ static void test_long_units_and_numbers(void)
 {
     static char unit[10001], unit2[10001], tu[3001];
     fake f = { 0, 0, 1000, 1000, 0, 0 };
-    nb_bench *b = fake_bench(&f);
-    char *text = NULL, *row;
-    size_t len = 0, digits = 0;
-    FILE *out = open_memstream(&text, &len);
-    if (!CHECK(b != NULL) || !CHECK(out != NULL)) {
-        nb_bench_free(b);
-        if (out)
-            fclose(out);
-        free(text);
+    char *text, *row;
+    size_t len, digits = 0;
+    FILE *out;
+    nb_bench *b = fake_bench_to_memory(&f, &out, &text, &len);
+    if (!b)
         return;
-    }
     memset(unit, 'u', sizeof unit - 1);
     memcpy(unit2, unit, sizeof unit);
     unit2[9000] = 'v';
     memset(tu, 't', sizeof tu - 1);
-    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
-    nb_output(b, out);
     nb_run(nb_name(nb_unit(b, unit), "u1"), fake_op, &f);
     nb_run(nb_name(nb_unit(b, unit2), "u2"), fake_op, &f);
     nb_run(nb_name(nb_time_unit(b, 1e-9, tu), "t1"), fake_op, &f);
@@ -517,22 +524,15 @@ static void test_long_units_and_numbers(void)
 static void test_header_after_bigo(void)
 {
     fake f = { 0, 0, 1000, 1000, 0, 0 };
-    nb_bench *b = fake_bench(&f);
     nb_bigo fit[8];
     double n[] = { 1, 2, 3 }, t[] = { 1, 2, 3 };
-    char *text = NULL, *p;
-    size_t len = 0, fits;
+    char *text, *p;
+    size_t len, fits;
     int headers = 0;
-    FILE *out = open_memstream(&text, &len);
-    if (!CHECK(b != NULL) || !CHECK(out != NULL)) {
-        nb_bench_free(b);
-        if (out)
-            fclose(out);
-        free(text);
+    FILE *out;
+    nb_bench *b = fake_bench_to_memory(&f, &out, &text, &len);
+    if (!b)
         return;
-    }
-    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
-    nb_output(b, out);
     nb_run(nb_name(b, "first"), fake_op, &f);
     fits = nb_bigo_fit(n, t, 3, fit, 8);
     CHECK(nb_bigo_print(out, fit, fits) == 0);
@@ -563,19 +563,13 @@ static int row_starts(const char *text, const char *name, const char *prefix)
 static void test_relative_baseline(void)
 {
     fake f = { 0, 0, 1000, 1000, 0, 0 };
-    nb_bench *b = fake_bench(&f);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    if (!CHECK(b != NULL) || !CHECK(out != NULL)) {
-        nb_bench_free(b);
-        if (out)
-            fclose(out);
-        free(text);
+    char *text;
+    size_t len;
+    FILE *out;
+    nb_bench *b = fake_bench_to_memory(&f, &out, &text, &len);
+    if (!b)
         return;
-    }
-    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
-    nb_output(nb_relative(b, 1), out);
+    nb_relative(b, 1);
     nb_run(nb_name(nb_title(b, "A"), "a1"), fake_op, &f);
     f.cost = 2000;
     nb_run(nb_name(b, "a2"), fake_op, &f);                        /* 50% of a1 */
