@@ -57,9 +57,11 @@ static size_t fit_one(const point_src *s, const char *name, bigo_fn f, nb_bigo *
     double sum_gt = 0.0, sum_gg = 0.0, sum_t = 0.0, err = 0.0, scale = 0.0, cg, n, t;
     size_t i, size = src_size(s), used = 0;
 
-    for (i = 0; i < size; ++i)
-        if (src_point(s, i, &n, &t) && !(fabs(f(n)) <= scale))
-            scale = fabs(f(n));   /* NaN and inf included: they stop the fit below */
+    for (i = 0; i < size; ++i) {
+        double fn;
+        if (src_point(s, i, &n, &t) && !(fabs(fn = f(n)) <= scale))
+            scale = fabs(fn);   /* NaN and inf included: they stop the fit below */
+    }
     for (i = 0; i < size; ++i) {
         double g;
         if (!src_point(s, i, &n, &t))
