@@ -10,6 +10,7 @@
 #include "check.h"
 #include "util/alloc.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1654,6 +1655,26 @@ static void test_perf_software(void)
                "that event is left out\n", g2.first_errno);
     }
     nb_perf_close(&g2);
+
+    /* stdout closed: the counters must not take descriptor 1 (a table written to
+     * stdout would go to a counter); stdin and stderr alike */
+    {
+        int saved = dup(STDOUT_FILENO);
+        size_t k;
+        fflush(stdout);
+        if (CHECK(saved > 2) && CHECK(close(STDOUT_FILENO) == 0)) {
+            size_t got = nb_perf_open(&g2, ev, 3);
+            int fd1_closed = fcntl(STDOUT_FILENO, F_GETFD) == -1;
+            dup2(saved, STDOUT_FILENO);
+            CHECK(got == 3);
+            for (k = 0; k < got; ++k)
+                CHECKF(g2.fds[k] > 2, "counter %zu on descriptor %d", k, g2.fds[k]);
+            CHECK(fd1_closed);
+            nb_perf_close(&g2);
+        }
+        if (saved >= 0)
+            close(saved);
+    }
 
     /* an empty measurement after calibration is (about) nothing */
     nb_perf_begin(&g);

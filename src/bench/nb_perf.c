@@ -25,6 +25,7 @@
 
 #if defined(__linux__) && defined(HAVE_LINUX_PERF_EVENT_H)
 #define NB_HAVE_PERF 1
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -88,6 +89,7 @@ int nb_perf_parse(nb_perf_group *g, const uint64_t *buf, size_t words)
 static int open_one(const nb_perf_event *ev, int group)
 {
     struct perf_event_attr a;
+    int fd;
     memset(&a, 0, sizeof(a));
     a.type = ev->type;
     a.size = sizeof(a);
@@ -97,8 +99,18 @@ static int open_one(const nb_perf_event *ev, int group)
     a.exclude_hv = 1;
     a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
                     PERF_FORMAT_TOTAL_TIME_RUNNING;
-    return (int)syscall(SYS_perf_event_open, &a, 0 /* this thread */, -1 /* any cpu */,
-                        group, (unsigned long)PERF_FLAG_FD_CLOEXEC);
+    fd = (int)syscall(SYS_perf_event_open, &a, 0 /* this thread */, -1 /* any cpu */, group,
+                      (unsigned long)PERF_FLAG_FD_CLOEXEC);
+    if (fd >= 0 && fd <= 2) {
+        /* stdin, stdout or stderr was closed: keep it closed, so that a
+         * table written to stdout fails rather than going to the counter */
+        int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        fd = moved;
+    }
+    return fd;
 }
 
 size_t nb_perf_open(nb_perf_group *g, const nb_perf_event *events, size_t n)

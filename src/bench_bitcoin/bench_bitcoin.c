@@ -652,8 +652,9 @@ int main(int argc, char **argv)
 
     if (parse_args(argc, argv, &o) != 0)
         goto done;
-    /* A closed stdout is refused up front: the first descriptor the run opens (a counter, a
-     * file) would become descriptor 1 and receive the table. -sanity-check prints nothing. */
+    /* A closed stdout is refused up front, before anything runs, rather than at the first
+     * row (nothing the run opens takes descriptor 1: the harness's counters and the output
+     * files' temporaries move above 2). -sanity-check prints nothing there. */
     if (!o.sanity_check && fcntl(STDOUT_FILENO, F_GETFD) == -1 && errno == EBADF) {
         bench_error("stdout is closed: the %s has nowhere to go",
                     o.help ? "help" : o.list ? "list" : "table");
