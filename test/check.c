@@ -11,7 +11,7 @@
 static unsigned long checks_run;
 static unsigned long checks_failed;
 static const char *program_name = "test";
-static util_rng rng;   /* seeded by check_rng_init */
+static bb_rng rng;   /* seeded by check_rng_init */
 
 int check_report(int ok, const char *file, int line, const char *expr)
 {
@@ -72,18 +72,18 @@ uint64_t check_rng_init(const char *program)
     }
     printf("%s: seed %llu (replay with TEST_SEED=%llu)\n", program_name,
            (unsigned long long)seed, (unsigned long long)seed);
-    util_rng_seed(&rng, seed);
+    bb_rng_seed(&rng, seed);
     return seed;
 }
 
 uint64_t check_rng_u64(void)
 {
-    return util_rng_next(&rng);
+    return bb_rng_next(&rng);
 }
 
 uint64_t check_rng_below(uint64_t bound)
 {
-    return util_rng_below(&rng, bound);
+    return bb_rng_below(&rng, bound);
 }
 
 void check_rng_fill(void *buf, size_t len)

@@ -86,7 +86,7 @@ typedef struct {
 
 static double now_ns(void)
 {
-    return util_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    return bb_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* ---- ours --------------------------------------------------------------- */
@@ -273,7 +273,7 @@ static void compare(const char *title, const char *unit, row *rows, size_t n, in
         }
     }
     for (size_t i = 0; i < n; i++) {
-        util_sort_doubles(rows[i].samples, (size_t)rounds);
+        bb_sort_doubles(rows[i].samples, (size_t)rounds);
         if (rows[i].openssl)
             ref = rows[i].samples[rounds / 2];
     }

@@ -163,7 +163,7 @@ static void M(run)(unsigned long ops)
         M(ref) *r = &rs[a];
         int inject = check_rng_below(6) == 0;
         int need = 0, invalid = 0, rc = 0, want, was_direct = r->direct;
-        unsigned long allocs = util_alloc_count();
+        unsigned long allocs = bb_alloc_count();
         const MODEL_T *old_data = V(cdata)(v);
         size_t n, pos, k;
         unsigned op = (unsigned)check_rng_below(17);
@@ -174,7 +174,7 @@ static void M(run)(unsigned long ops)
         for (i = 0; i < 256; i++)
             MODEL_RAND(&src[i]);
         if (inject)
-            util_alloc_fail_after(0);
+            bb_alloc_fail_after(0);
 
         switch (op) {
         case 0:
@@ -356,12 +356,12 @@ static void M(run)(unsigned long ops)
         default:
             /* Serialise b (the allocator working), read it back into a. */
             name = "unserialize";
-            util_alloc_fail_after(-1);
+            bb_alloc_fail_after(-1);
             stream_clear(&stream);
             CHECK(V(serialize)(&vs[b], &stream) == 0);
             if (inject)
-                util_alloc_fail_after(0);
-            allocs = util_alloc_count();
+                bb_alloc_fail_after(0);
+            allocs = bb_alloc_count();
             n = rs[b].size;
             memcpy(tmp, rs[b].e, n * sizeof(MODEL_T));
             need = M(ref_exact)(r, n, 0);
@@ -377,13 +377,13 @@ static void M(run)(unsigned long ops)
             }
             break;
         }
-        util_alloc_fail_after(-1);
+        bb_alloc_fail_after(-1);
 
         want = (invalid || (need && inject)) ? -1 : 0;
         CHECKF(rc == want, "%s step %lu: returned %d, want %d", name, step, rc, want);
-        CHECKF(util_alloc_count() - allocs == (unsigned long)(want == 0 && need),
+        CHECKF(bb_alloc_count() - allocs == (unsigned long)(want == 0 && need),
                "%s step %lu: %lu allocations, want %d", name, step,
-               util_alloc_count() - allocs, want == 0 && need);
+               bb_alloc_count() - allocs, want == 0 && need);
         if (rc != 0)
             CHECKF(V(cdata)(v) == old_data, "%s step %lu: storage moved on failure", name, step);
         failed += rc != 0;

@@ -196,9 +196,9 @@ static void test_tx_alloc_failure(void) {
         byte_stream s;
         int rc;
         stream_init(&s);
-        util_alloc_fail_after(k);
+        bb_alloc_fail_after(k);
         rc = mempool_tx_finalize(&tx, &s);
-        util_alloc_fail_after(-1);
+        bb_alloc_fail_after(-1);
         if (rc != 0) {
             CHECK(memcmp(tx.txid, before, 32) == 0 && s.size == 0);
         } else {
@@ -209,9 +209,9 @@ static void test_tx_alloc_failure(void) {
     for (k = 0, done = 0; !done; k++) {
         size_t nin = tx.vin_count, nout = tx.vout_count;
         int rc;
-        util_alloc_fail_after(k);
+        bb_alloc_fail_after(k);
         rc = mempool_tx_set_counts(&tx, nin + 3, nout + 2);
-        util_alloc_fail_after(-1);
+        bb_alloc_fail_after(-1);
         if (rc != 0) {
             CHECK(tx.vin_count == nin && tx.vout_count == nout);
         } else {
@@ -290,9 +290,9 @@ static void test_workload_alloc_failure(void) {
     for (k = 0;; k++) {
         mempool_workload w;
         int rc;
-        util_alloc_fail_after(k);
+        bb_alloc_fail_after(k);
         rc = mempool_workload_make(&w, 20, 7);
-        util_alloc_fail_after(-1);
+        bb_alloc_fail_after(-1);
         if (rc == 0) {
             CHECK(w.count == 120);
             mempool_workload_destroy(&w);
@@ -1244,9 +1244,9 @@ static void test_add_alloc_failure(void) {
     model m;
     uint64_t salt[2] = {1, 2};
     size_t t, j, max_points = 0;
-    util_alloc_fail_after(0);
+    bb_alloc_fail_after(0);
     CHECK(mempool_new(NULL) == NULL);
-    util_alloc_fail_after(-1);
+    bb_alloc_fail_after(-1);
     CHECK(mempool_workload_make(&w, 60, 99) == 0);
     model_init(&m, &w);
     for (t = 0; t < m.n; t += (t < 40 ? 1 : 7)) {
@@ -1262,9 +1262,9 @@ static void test_add_alloc_failure(void) {
                 CHECK(mempool_add(pool, &w.txs[j]) == MEMPOOL_OK);
                 m.present[j] = 1;
             }
-            util_alloc_fail_after(k);
+            bb_alloc_fail_after(k);
             rc = mempool_add(pool, &w.txs[t]);
-            util_alloc_fail_after(-1);
+            bb_alloc_fail_after(-1);
             if (rc == MEMPOOL_OK) {
                 m.present[t] = 1;
                 verify(&m, pool);
@@ -1447,9 +1447,9 @@ static void test_outside_alloc_failure(void) {
             for (j = 0; j < t; j++) {
                 CHECK(mempool_add(pool, &kids[j]) == MEMPOOL_OK);
             }
-            util_alloc_fail_after(k);
+            bb_alloc_fail_after(k);
             rc = mempool_add(pool, &kids[t]);
-            util_alloc_fail_after(-1);
+            bb_alloc_fail_after(-1);
             if (rc != MEMPOOL_OK) {
                 points++;
                 CHECK(rc == MEMPOOL_ERR_NOMEM);
@@ -1497,7 +1497,7 @@ static void test_steady_state(void) {
      * in the same order again, so later rounds fit in what is there. */
     for (round = 0; round < 3 && pool != NULL; round++) {
         if (round == 1) {
-            before = util_alloc_count();
+            before = bb_alloc_count();
         }
         for (i = 0; i < w.count; i++) {
             CHECK(mempool_add(pool, &w.txs[i]) == MEMPOOL_OK);
@@ -1507,7 +1507,7 @@ static void test_steady_state(void) {
         CHECK(mempool_count(pool) < w.count);
         CHECK(mempool_trim(pool, 0, NULL, NULL) > 0 && mempool_count(pool) == 0);
     }
-    CHECK(util_alloc_count() == before);
+    CHECK(bb_alloc_count() == before);
     mempool_free(pool);
     mempool_workload_destroy(&w);
 }

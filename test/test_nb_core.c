@@ -2176,11 +2176,11 @@ static void test_alloc_failures(void)
     for (k = 0; k < 40 && !completed; ++k) {
         fake f = { 0, 0, 1000, 1000, 0, 0 };
         nb_bench *b;
-        util_alloc_fail_after(k);
+        bb_alloc_fail_after(k);
         b = nb_bench_new();
         if (!b) {
             /* a chain on the NULL does nothing, and one check at its end sees it */
-            util_alloc_fail_after(-1);
+            bb_alloc_fail_after(-1);
             nb_run(nb_name(nb_output(b, NULL), "none"), fake_op, &f);
             CHECK(nb_get_error(b) == -1 && nb_result_count(b) == 0 &&
                   nb_result_at(b, 0) == NULL);
@@ -2191,7 +2191,7 @@ static void test_alloc_failures(void)
         nb_test_set_clock(b, fake_now, &f, 20);
         nb_context(nb_name(b, "alloc"), "key", "value");
         nb_run(b, fake_op, &f);
-        util_alloc_fail_after(-1);
+        bb_alloc_fail_after(-1);
         if (nb_get_error(b) == 0) {
             CHECK(nb_result_count(b) == 1);
             completed = 1;
@@ -2204,7 +2204,7 @@ static void test_alloc_failures(void)
         nb_bench_free(b);
     }
     CHECK(completed);
-    util_alloc_fail_after(-1);
+    bb_alloc_fail_after(-1);
 }
 
 int main(int argc, char **argv)

@@ -667,9 +667,9 @@ static void test_errors(void)
     for (k = 0; k < 4; ++k) {
         int rc;
         char *s;
-        util_alloc_fail_after(k);
+        bb_alloc_fail_after(k);
         s = render(nb_templ_json(), b, &rc);
-        util_alloc_fail_after(-1);
+        bb_alloc_fail_after(-1);
         if (rc == 0) {
             CHECK(s && json_valid(s));
             free(s);

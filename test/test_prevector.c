@@ -192,7 +192,7 @@ static void test_steady_state(void)
     /* Clear and Resize: after the first round, nothing. */
     for (i = 0; i < 100; i++) {
         if (i == 1)
-            before = util_alloc_count();
+            before = bb_alloc_count();
         ok &= pv_bytes_resize(&p0, 28) == 0;
         pv_bytes_clear(&p0);
         ok &= pv_bytes_resize(&p1, 29) == 0;
@@ -201,7 +201,7 @@ static void test_steady_state(void)
         ok &= pv_nt_resize(&q1, 29) == 0 && pv_nt_resize(&q1, 0) == 0;
     }
     CHECK(ok);
-    CHECK(util_alloc_count() == before);
+    CHECK(bb_alloc_count() == before);
 
     /* Deserialize: 900 of 28 then 101 of 100, read back 1000 at a time. */
     stream_init(&s);
@@ -215,14 +215,14 @@ static void test_steady_state(void)
     CHECK(ok && s.size == 900 * 29 + 101 * 101);
     for (i = 0; i < 3000; i++) {
         if (i == 1000)
-            before = util_alloc_count();
+            before = bb_alloc_count();
         if (i % 1000 == 0)
             stream_rewind(&s);
         ok &= pv_bytes_unserialize(&p1, &s) == 0;
         ok &= pv_bytes_size(&p1) == (i % 1000 < 900 ? 28u : 100u);
     }
     CHECK(ok);
-    CHECK(util_alloc_count() == before);
+    CHECK(bb_alloc_count() == before);
     stream_destroy(&s);
     pv_bytes_destroy(&p0);
     pv_bytes_destroy(&p1);
@@ -448,14 +448,14 @@ static void test_serialize_malformed(void)
     pv_bytes_resize(&v, 60);
     CHECK(pv_bytes_serialize(&v, &s) == 0);
     pv_bytes_resize(&w, 3);
-    util_alloc_fail_after(0);
+    bb_alloc_fail_after(0);
     EXPECT_UNSER_FAILS(pv_bytes, &w, &s, "no memory");
-    util_alloc_fail_after(-1);
+    bb_alloc_fail_after(-1);
     stream_destroy(&t);
     stream_init(&t);
-    util_alloc_fail_after(0);
+    bb_alloc_fail_after(0);
     CHECK(pv_bytes_serialize(&v, &t) == -1 && t.size == 0);
-    util_alloc_fail_after(-1);
+    bb_alloc_fail_after(-1);
 
     pv_bytes_destroy(&v);
     pv_bytes_destroy(&w);

@@ -290,9 +290,9 @@ static void test_views_and_seek(void)
     w = stream_write_view(&s, 3);
     CHECK(w && stream_encode_compact_size(w, 0xabcd) == 3);
     CHECK(stream_read_compact_size(&s, &n) == 0 && n == 0xabcd);
-    util_alloc_fail_after(0);
+    bb_alloc_fail_after(0);
     CHECK(stream_write_view(&s, s.capacity) == NULL && s.size == 3);
-    util_alloc_fail_after(-1);
+    bb_alloc_fail_after(-1);
     stream_destroy(&s);
 }
 
@@ -307,13 +307,13 @@ static void test_alloc_failure(void)
     memset(buf, 0x5a, sizeof buf);
     stream_init(&s);
 
-    util_alloc_fail_after(0);
+    bb_alloc_fail_after(0);
     CHECK(stream_write(&s, buf, 1) == -1);
     CHECK(s.data == NULL && s.size == 0 && s.capacity == 0);
     CHECK(stream_write_u64_le(&s, 1) == -1 && s.size == 0);
     CHECK(stream_write_compact_size(&s, 70000) == -1 && s.size == 0);
     CHECK(stream_reserve(&s, 10) == -1 && s.capacity == 0);
-    util_alloc_fail_after(-1);
+    bb_alloc_fail_after(-1);
 
     CHECK(stream_write(&s, buf, 60) == 0);
     stream_rewind(&s);
@@ -322,7 +322,7 @@ static void test_alloc_failure(void)
     size = s.size;
     cap = s.capacity;
     /* Fits: no allocation, so the failing allocator is never asked. */
-    util_alloc_fail_after(0);
+    bb_alloc_fail_after(0);
     CHECK(stream_write(&s, buf, cap - size) == 0 && s.size == cap);
     CHECK(stream_write(&s, buf, 1) == -1);
     CHECK(stream_write_u8(&s, 1) == -1);
@@ -330,7 +330,7 @@ static void test_alloc_failure(void)
     CHECK(stream_write_u32_le(&s, 1) == -1);
     CHECK(stream_write_compact_size(&s, 1) == -1);
     CHECK(s.data == data && s.size == cap && s.capacity == cap && s.pos == 3);
-    util_alloc_fail_after(-1);
+    bb_alloc_fail_after(-1);
 
     /* A write of an impossible size is refused before any allocation. */
     CHECK(stream_write(&s, buf, SIZE_MAX) == -1 && s.size == cap);

@@ -13,7 +13,7 @@
 static char *dup_str(const char *s)
 {
     size_t len = strlen(s);
-    char *p = util_malloc(len + 1);
+    char *p = bb_malloc(len + 1);
     if (p)
         memcpy(p, s, len + 1);
     return p;
@@ -33,22 +33,22 @@ static void set_str(nb_bench *b, char **slot, const char *s)
         b->error = -1;
         return;
     }
-    util_free(*slot);
+    bb_free(*slot);
     *slot = p;
 }
 
 void nb_config_free(nb_config *cfg)
 {
     size_t i;
-    util_free(cfg->title);
-    util_free(cfg->name);
-    util_free(cfg->unit);
-    util_free(cfg->time_unit_name);
+    bb_free(cfg->title);
+    bb_free(cfg->name);
+    bb_free(cfg->unit);
+    bb_free(cfg->time_unit_name);
     for (i = 0; i < cfg->context_count; ++i) {
-        util_free(cfg->context[i].key);
-        util_free(cfg->context[i].value);
+        bb_free(cfg->context[i].key);
+        bb_free(cfg->context[i].value);
     }
-    util_free(cfg->context);
+    bb_free(cfg->context);
     memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -64,7 +64,7 @@ int nb_config_copy(nb_config *dst, const nb_config *src)
         !(dst->time_unit_name = dup_str(src->time_unit_name)))
         goto fail;
     if (src->context_count) {
-        dst->context = util_malloc_array(src->context_count, sizeof(*dst->context));
+        dst->context = bb_malloc_array(src->context_count, sizeof(*dst->context));
         if (!dst->context)
             goto fail;
         for (i = 0; i < src->context_count; ++i) {
@@ -72,7 +72,7 @@ int nb_config_copy(nb_config *dst, const nb_config *src)
             p->key = dup_str(src->context[i].key);
             p->value = p->key ? dup_str(src->context[i].value) : NULL;
             if (!p->value) {
-                util_free(p->key);
+                bb_free(p->key);
                 goto fail;
             }
             dst->context_count = i + 1;
@@ -106,12 +106,12 @@ static const nb_config defaults = {
 
 nb_bench *nb_bench_new(void)
 {
-    nb_bench *b = util_malloc(sizeof(*b));
+    nb_bench *b = bb_malloc(sizeof(*b));
     if (!b)
         return NULL;
     memset(b, 0, sizeof(*b));
     if (nb_config_copy(&b->cfg, &defaults) != 0) {
-        util_free(b);
+        bb_free(b);
         return NULL;
     }
     b->cfg.out = stdout;
@@ -127,12 +127,12 @@ void nb_bench_free(nb_bench *b)
         return;
     for (i = 0; i < b->result_count; ++i)
         nb_result_free(b->results[i]);
-    util_free(b->results);
+    bb_free(b->results);
     nb_result_free(b->logic.result);
     if (b->perf_opened)
         nb_perf_close(&b->perf);
     nb_config_free(&b->cfg);
-    util_free(b);
+    bb_free(b);
 }
 
 nb_bench *nb_title(nb_bench *b, const char *title)
@@ -282,11 +282,11 @@ nb_bench *nb_context(nb_bench *b, const char *key, const char *value)
     }
     k = dup_str(key);
     v = dup_str(value);
-    grown = (k && v) ? util_realloc(b->cfg.context,
+    grown = (k && v) ? bb_realloc(b->cfg.context,
                                     (b->cfg.context_count + 1) * sizeof(*grown)) : NULL;
     if (!grown) {
-        util_free(k);
-        util_free(v);
+        bb_free(k);
+        bb_free(v);
         b->error = -1;
         return b;
     }
@@ -303,10 +303,10 @@ nb_bench *nb_clear_context(nb_bench *b)
     if (!b)
         return b;
     for (i = 0; i < b->cfg.context_count; ++i) {
-        util_free(b->cfg.context[i].key);
-        util_free(b->cfg.context[i].value);
+        bb_free(b->cfg.context[i].key);
+        bb_free(b->cfg.context[i].value);
     }
-    util_free(b->cfg.context);
+    bb_free(b->cfg.context);
     b->cfg.context = NULL;
     b->cfg.context_count = 0;
     return b;

@@ -235,7 +235,7 @@ int nb_impl_start(nb_bench *b, int optimized)
     }
     if (b->result_count == b->result_cap) {
         size_t cap = b->result_cap ? 2 * b->result_cap : 8;
-        nb_result **grown = util_realloc(b->results, cap * sizeof(*grown));
+        nb_result **grown = bb_realloc(b->results, cap * sizeof(*grown));
         if (!grown) {
             b->error = -1;
             return -1;

@@ -35,7 +35,7 @@ static void ob_put(obuf *o, const char *s, size_t n)
         char *p;
         while (cap < o->len + n)
             cap *= 2;
-        p = util_realloc(o->p, cap);
+        p = bb_realloc(o->p, cap);
         if (!p) {
             o->failed = 1;
             return;
@@ -86,7 +86,7 @@ static size_t tokenize(const char *tmpl, token **out, enum mode *mode)
 
     for (p = tmpl; (p = strstr(p, "{{")) != NULL; p += 2)
         max += 2;
-    t = util_malloc_array(max, sizeof *t);
+    t = bb_malloc_array(max, sizeof *t);
     if (!t)
         return (size_t)-2;
 
@@ -148,7 +148,7 @@ static size_t tokenize(const char *tmpl, token **out, enum mode *mode)
     *out = t;
     return n;
 bad:
-    util_free(t);
+    bb_free(t);
     return (size_t)-1;
 }
 
@@ -642,8 +642,8 @@ int nb_render(const char *tmpl, const nb_bench *b, FILE *out)
 done:
     if (o.failed)
         why = ENOMEM; /* the output buffer could not grow: the error behind a failed render */
-    util_free(o.p);
-    util_free(t);
+    bb_free(o.p);
+    bb_free(t);
     if (rc != 0)
         errno = why;
     return rc;

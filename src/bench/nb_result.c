@@ -14,20 +14,20 @@
 
 nb_result *nb_result_new(const nb_config *cfg, double resolution)
 {
-    nb_result *r = util_malloc(sizeof(*r));
+    nb_result *r = bb_malloc(sizeof(*r));
     if (!r)
         return NULL;
     memset(r, 0, sizeof(*r));
     if (nb_config_copy(&r->cfg, cfg) != 0) {
-        util_free(r);
+        bb_free(r);
         return NULL;
     }
     r->cfg.out = NULL;
     r->cap = cfg->epochs ? cfg->epochs : 1;
-    r->epochs = util_malloc_array(r->cap, sizeof(*r->epochs));
+    r->epochs = bb_malloc_array(r->cap, sizeof(*r->epochs));
     if (!r->epochs) {
         nb_config_free(&r->cfg);
-        util_free(r);
+        bb_free(r);
         return NULL;
     }
     r->clock_resolution = resolution;
@@ -39,8 +39,8 @@ void nb_result_free(nb_result *r)
     if (!r)
         return;
     nb_config_free(&r->cfg);
-    util_free(r->epochs);
-    util_free(r);
+    bb_free(r->epochs);
+    bb_free(r);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -117,7 +117,7 @@ static double with_values(const nb_result *r, nb_measure m, int want_err)
         return NAN;
     n = r->count;
     if (n > NB_STACK_EPOCHS) {
-        v = util_malloc_array(n, 2 * sizeof(double));
+        v = bb_malloc_array(n, 2 * sizeof(double));
         if (!v)
             return NAN;
     }
@@ -127,7 +127,7 @@ static double with_values(const nb_result *r, nb_measure m, int want_err)
     if (want_err)
         res = nb_stats_mdape(v, n, res, v + n);
     if (v != stack)
-        util_free(v);
+        bb_free(v);
     return res;
 }
 

@@ -176,10 +176,10 @@ static unsigned seen_slot(const FILE *out)
 void nb_table_forget(FILE *out)
 {
     unsigned i;
-    util_spin_lock(&seen_lock);
+    bb_spin_lock(&seen_lock);
     if ((i = seen_slot(out)) < NB_STREAMS)
         seen[i].f = NULL;
-    util_spin_unlock(&seen_lock);
+    bb_spin_unlock(&seen_lock);
 }
 
 /* 1 when out needs a header for hash, and remembers the hash. A seekable
@@ -191,7 +191,7 @@ static int need_header(FILE *out, uint64_t hash)
     unsigned i;
     int need = 1;
     long pos = ftell(out);
-    util_spin_lock(&seen_lock);
+    bb_spin_lock(&seen_lock);
     if ((i = seen_slot(out)) < NB_STREAMS) {
         need = seen[i].hash != hash || pos != seen[i].end;
     } else {
@@ -201,7 +201,7 @@ static int need_header(FILE *out, uint64_t hash)
     }
     seen[i].hash = hash;
     seen[i].end = -2; /* until the row is written */
-    util_spin_unlock(&seen_lock);
+    bb_spin_unlock(&seen_lock);
     return need;
 }
 
@@ -210,10 +210,10 @@ static void row_written(FILE *out)
 {
     unsigned i;
     long pos = ftell(out);
-    util_spin_lock(&seen_lock);
+    bb_spin_lock(&seen_lock);
     if ((i = seen_slot(out)) < NB_STREAMS)
         seen[i].end = pos;
-    util_spin_unlock(&seen_lock);
+    bb_spin_unlock(&seen_lock);
 }
 
 /* Text fit for one markdown table cell: '|' escaped (GFM splits cells on it

@@ -82,7 +82,7 @@ void bench_error(const char *fmt, ...)
     va_start(ap, fmt);
     len = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    if (len >= (int)sizeof small && (msg = util_malloc((size_t)len + 1)) != NULL) {
+    if (len >= (int)sizeof small && (msg = bb_malloc((size_t)len + 1)) != NULL) {
         va_start(ap, fmt);
         vsnprintf(msg, (size_t)len + 1, fmt, ap);
         va_end(ap);
@@ -104,7 +104,7 @@ void bench_error(const char *fmt, ...)
     }
     fputc('\n', stderr);
     if (msg != small)
-        util_free(msg);
+        bb_free(msg);
 }
 
 void bench_out_of_memory(const char *name)
@@ -212,7 +212,7 @@ static int parse_asymptote(const char *value, options *o)
 
     for (p = value; *p; p++)
         count += *p == ',';
-    o->asymptote = util_malloc_array(count, sizeof *o->asymptote);
+    o->asymptote = bb_malloc_array(count, sizeof *o->asymptote);
     if (!o->asymptote) {
         bench_error("-asymptote: out of memory");
         return -1;
@@ -298,7 +298,7 @@ static int parse_args(int argc, char **argv, options *o)
              * -filter replaces it, as for the numeric options. */
             size_t total;
             const bench_entry *all = bench_registry(&total);
-            if (!o->match && !(o->match = util_malloc_array(total, 1))) {
+            if (!o->match && !(o->match = bb_malloc_array(total, 1))) {
                 bench_error("-filter: out of memory");
                 return -1;
             }
@@ -306,7 +306,7 @@ static int parse_args(int argc, char **argv, options *o)
                 return -1;
             o->filter = value;
         } else if (IS("asymptote")) {
-            util_free(o->asymptote);
+            bb_free(o->asymptote);
             o->asymptote = NULL;
             o->asymptote_count = 0;
             if (parse_asymptote(value, o) != 0)
@@ -361,13 +361,13 @@ static int by_name(const void *a, const void *b)
 }
 
 /* The registered benchmarks whose whole name matches o->filter (o->match, as parse_args
- * found it), sorted byte-wise into *selected (util_free it). 0 (and *count, possibly 0), or
+ * found it), sorted byte-wise into *selected (bb_free it). 0 (and *count, possibly 0), or
  * -1 after one error line. */
 static int select_benchmarks(const options *o, bench_entry **selected, size_t *count)
 {
     size_t total, i, n = 0;
     const bench_entry *all = bench_registry(&total);
-    bench_entry *sel = util_malloc_array(total, sizeof *sel);
+    bench_entry *sel = bb_malloc_array(total, sizeof *sel);
 
     if (!sel) {
         bench_error("out of memory");
@@ -419,8 +419,8 @@ static void configure(nb_bench *b, const nb_bench *d, const options *o, const ch
 static int print_bigo(const nb_bench *b, size_t first)
 {
     size_t count = nb_result_count(b) - first, i, k = 0, fits;
-    double *n = util_malloc_array(count, sizeof *n);
-    double *t = util_malloc_array(count, sizeof *t);
+    double *n = bb_malloc_array(count, sizeof *n);
+    double *t = bb_malloc_array(count, sizeof *t);
     nb_bigo fit[MAX_FITS];
     int rc = -1;
 
@@ -448,8 +448,8 @@ static int print_bigo(const nb_bench *b, size_t first)
                 "apart: give two or more\n", n[0]);
     rc = 0;
 done:
-    util_free(n);
-    util_free(t);
+    bb_free(n);
+    bb_free(t);
     return rc;
 }
 
@@ -532,13 +532,13 @@ typedef struct {
 
 /* The -compare rows for the selected benchmarks, in order: per benchmark [auto] first (the
  * relative column's reference), then each implementation in the family's list order, then
- * [openssl]. Benchmarks -compare does not know are skipped. 0 and *rows (util_free it),
+ * [openssl]. Benchmarks -compare does not know are skipped. 0 and *rows (bb_free it),
  * or -1 after one error line (also when no selected benchmark is known). */
 static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows, size_t *nrows)
 {
     size_t known, i, j, k, n = 0;
     const bench_compare_entry *cmp = bench_compare_registry(&known);
-    compare_row *r = util_malloc_array(count * (MAX_IMPLS + 2) + 1, sizeof *r);
+    compare_row *r = bb_malloc_array(count * (MAX_IMPLS + 2) + 1, sizeof *r);
 
     if (!r) {
         bench_error("-compare: out of memory");
@@ -572,7 +572,7 @@ static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows
     if (n == 0) {
         bench_error("-compare: no selected benchmark has implementations to compare (those "
                    "that do: SHA1, SHA256, SHA256D64_1024, SHA256_32b, SHA512)");
-        util_free(r);
+        bb_free(r);
         return -1;
     }
     *rows = r;
@@ -746,9 +746,9 @@ done:
         out_release(&outputs[i]);
     nb_bench_free(b);
     nb_bench_free(defaults);
-    util_free(sel);
-    util_free(rows);
-    util_free(o.asymptote);
-    util_free(o.match);
+    bb_free(sel);
+    bb_free(rows);
+    bb_free(o.asymptote);
+    bb_free(o.match);
     return status;
 }

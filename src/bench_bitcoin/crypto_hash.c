@@ -35,7 +35,7 @@ typedef struct {
 
 static unsigned char *zero_buffer(const char *name, size_t size)
 {
-    unsigned char *p = util_malloc(size);
+    unsigned char *p = bb_malloc(size);
     if (!p)
         bench_out_of_memory(name);
     memset(p, 0, size);
@@ -83,7 +83,7 @@ static void run_big_hash(nb_bench *bench, const char *name, void (*op)(void *))
     big_hash h;
     h.in = zero_buffer(name, BUFFER_SIZE);
     nb_run(nb_unit(nb_batch(bench, BUFFER_SIZE), "byte"), op, &h);
-    util_free(h.in);
+    bb_free(h.in);
 }
 
 /* Here op may be an indirect call: one call per megabyte hashed costs nothing measurable. */
@@ -135,7 +135,7 @@ void SHA256D64_1024(nb_bench *bench)
 {
     unsigned char *buf = zero_buffer("SHA256D64_1024", 64 * D64_BLOCKS);
     nb_run(nb_unit(nb_batch(bench, 64 * D64_BLOCKS), "byte"), sha256_d64_op, buf);
-    util_free(buf);
+    bb_free(buf);
 }
 
 typedef struct {

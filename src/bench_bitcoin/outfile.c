@@ -57,7 +57,7 @@ static void drop_temp(out_file *o)
     }
     if (o->tmp) {
         unlink(o->tmp);
-        util_free(take_tmp(o));
+        bb_free(take_tmp(o));
     }
 }
 
@@ -135,7 +135,7 @@ static char *resolve_new(const char *target)
 {
     const char *slash = strrchr(target, '/'), *name = slash ? slash + 1 : target;
     size_t dir_len = !slash ? 1 : slash == target ? 1 : (size_t)(slash - target);
-    char *dir = util_malloc(dir_len + 1), *real_dir, *path = NULL;
+    char *dir = bb_malloc(dir_len + 1), *real_dir, *path = NULL;
     int saved;
 
     if (!dir)
@@ -144,11 +144,11 @@ static char *resolve_new(const char *target)
     dir[dir_len] = '\0';
     real_dir = realpath(dir, NULL);
     saved = errno;
-    util_free(dir);
+    bb_free(dir);
     errno = saved;   /* realpath's reason, for the caller's message */
     if (!real_dir)
         return NULL;
-    path = util_malloc(strlen(real_dir) + strlen(name) + 2);
+    path = bb_malloc(strlen(real_dir) + strlen(name) + 2);
     if (path)
         sprintf(path, "%s/%s", strcmp(real_dir, "/") == 0 ? "" : real_dir, name);
     free(real_dir);
@@ -177,7 +177,7 @@ static int own_descriptor(const char *target, const struct stat *st)
 static char *beside(const out_file *o, const char *name)
 {
     size_t dir_len = (size_t)(strrchr(o->path, '/') - o->path) + 1;
-    char *s = util_malloc(dir_len + strlen(name) + 1);
+    char *s = bb_malloc(dir_len + strlen(name) + 1);
     if (s) {
         memcpy(s, o->path, dir_len);
         strcpy(s + dir_len, name);
@@ -200,7 +200,7 @@ static int may_replace(const out_file *o)
     if (!dir)
         return 1;   /* cannot tell; the rename will say */
     sticky = stat(dir, &dst) == 0 && (dst.st_mode & S_ISVTX) && dst.st_uid != me;
-    util_free(dir);
+    bb_free(dir);
     return !sticky;
 }
 
@@ -247,7 +247,7 @@ int out_resolve(out_file *o)
      * cannot. */
     o->own = own_descriptor(o->target, &o->st);
     o->direct = !S_ISREG(o->st.st_mode) || o->own;
-    o->path = o->direct ? util_malloc(strlen(o->target) + 1) : realpath(o->target, NULL);
+    o->path = o->direct ? bb_malloc(strlen(o->target) + 1) : realpath(o->target, NULL);
     if (o->path && o->direct)
         strcpy(o->path, o->target);
     if (!o->path || access(o->path, W_OK) != 0) {
@@ -335,7 +335,7 @@ int out_open(out_file *o, int writing)
         /* said so: /proc/version's ENOENT is about the temporary, not the target */
         bench_error("%s: cannot write '%s': creating a file beside it failed: %s", o->option,
                     o->target, strerror(errno));
-        util_free(name);
+        bb_free(name);
         return -1;
     }
     set_tmp(o, name);   /* from here on removed however the program ends */
@@ -425,7 +425,7 @@ static int link_old(out_file *o)
         if (errno != EEXIST)   /* EEXIST: someone took the name in between; another */
             break;
     }
-    util_free(name);
+    bb_free(name);
     return -1;
 }
 
@@ -439,7 +439,7 @@ static void drop_old(out_file *o)
     SIGNAL_FENCE();
     o->old = NULL;
     SIGNAL_FENCE();
-    util_free(name);
+    bb_free(name);
 }
 
 /* 1 when o is a file written as a temporary that is still to be renamed over it. */
@@ -474,7 +474,7 @@ int out_commit_all(out_file *files, size_t n)
             o->renamed = 0;
             break;
         }
-        util_free(take_tmp(o));
+        bb_free(take_tmp(o));
     }
     if (done == m) {
         /* All in place: one store makes the commit final for the handler, before any of
@@ -507,7 +507,7 @@ void out_release(out_file *o)
     drop_temp(o);
     drop_old(o);
     o->renamed = 0;
-    util_free(o->path);
+    bb_free(o->path);
     o->path = NULL;
     o->exists = 0;
     o->direct = 0;

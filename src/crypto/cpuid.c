@@ -53,12 +53,12 @@ const cpu_features *cpu_features_get(void)
     static int done;
     static char lock;
     if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
-        util_spin_lock(&lock);
+        bb_spin_lock(&lock);
         if (!done) {
             detect(&features);
             __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
         }
-        util_spin_unlock(&lock);
+        bb_spin_unlock(&lock);
     }
     return &features;
 }

@@ -568,9 +568,9 @@ static char dispatch_lock;
 #define LOCKED(type, call) \
     do { \
         type r_; \
-        util_spin_lock(&dispatch_lock); \
+        bb_spin_lock(&dispatch_lock); \
         r_ = call; \
-        util_spin_unlock(&dispatch_lock); \
+        bb_spin_unlock(&dispatch_lock); \
         return r_; \
     } while (0)
 

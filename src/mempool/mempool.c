@@ -158,7 +158,7 @@ static int table_reserve(table *t, size_t n) {
         }
         cap *= 2;
     }
-    if ((s = util_malloc_array(cap, sizeof(slot))) == NULL) {
+    if ((s = bb_malloc_array(cap, sizeof(slot))) == NULL) {
         return -1;
     }
     for (i = 0; i < cap; i++) {
@@ -174,7 +174,7 @@ static int table_reserve(table *t, size_t n) {
                 table_put(t, old.s[i].hash, old.s[i].entry, old.s[i].aux);
             }
         }
-        util_free(old.s);
+        bb_free(old.s);
     }
     return 0;
 }
@@ -326,7 +326,7 @@ static int reserve_u32(uint32_t **v, uint32_t *cap, size_t need) {
     if (c > NONE - 1) {
         c = NONE - 1;
     }
-    if ((nv = util_realloc(*v, c * sizeof(uint32_t))) == NULL) {
+    if ((nv = bb_realloc(*v, c * sizeof(uint32_t))) == NULL) {
         return -1;
     }
     *v = nv;
@@ -351,7 +351,7 @@ static int reserve_otxid(mempool *p, size_t n) {
     if (c > NONE - 1) {
         c = NONE - 1;
     }
-    if ((nv = util_realloc(p->otxid, c * 32)) == NULL) {
+    if ((nv = bb_realloc(p->otxid, c * 32)) == NULL) {
         return -1;
     }
     p->otxid = nv;
@@ -495,7 +495,7 @@ static void random_salt(mempool *p) {
 }
 
 mempool *mempool_new(const uint64_t *salt) {
-    mempool *p = util_malloc(sizeof(*p));
+    mempool *p = bb_malloc(sizeof(*p));
     if (p == NULL) {
         return NULL;
     }
@@ -516,32 +516,32 @@ void mempool_free(mempool *pool) {
         return;
     }
     for (i = 0; i < pool->e_len; i++) {
-        util_free(pool->par[i].v);
-        util_free(pool->anc[i].v);
-        util_free(pool->chi[i].v);
+        bb_free(pool->par[i].v);
+        bb_free(pool->anc[i].v);
+        bb_free(pool->chi[i].v);
     }
-    util_free(pool->e);
-    util_free(pool->mark);
-    util_free(pool->par);
-    util_free(pool->anc);
-    util_free(pool->chi);
-    util_free(pool->h);
-    util_free(pool->rm);
-    util_free(pool->txids.s);
-    util_free(pool->spent.s);
-    util_free(pool->outside.s);
-    util_free(pool->otxid);
-    util_free(pool->heap);
-    util_free(pool->work1);
-    util_free(pool->work2);
-    util_free(pool);
+    bb_free(pool->e);
+    bb_free(pool->mark);
+    bb_free(pool->par);
+    bb_free(pool->anc);
+    bb_free(pool->chi);
+    bb_free(pool->h);
+    bb_free(pool->rm);
+    bb_free(pool->txids.s);
+    bb_free(pool->spent.s);
+    bb_free(pool->outside.s);
+    bb_free(pool->otxid);
+    bb_free(pool->heap);
+    bb_free(pool->work1);
+    bb_free(pool->work2);
+    bb_free(pool);
 }
 
 /* ---- add --------------------------------------------------------------------- */
 
 /* Grows one per-slot array to c elements of size bytes. */
 static int grow_array(void **a, size_t c, size_t size) {
-    void *n = util_realloc(*a, c * size);
+    void *n = bb_realloc(*a, c * size);
     if (n == NULL) {
         return -1;
     }

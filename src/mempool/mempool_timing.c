@@ -19,7 +19,7 @@
 #include "util/timing.h"
 
 static double clock_s(clockid_t id) {
-    return util_clock_ns(id) * 1e-9;
+    return bb_clock_ns(id) * 1e-9;
 }
 
 /* Median seconds per iteration (wall clock; *cpu_med: this process's CPU
@@ -57,8 +57,8 @@ static double time_size(size_t children, int runs, size_t *evicted_first, double
         t[r] = clock_s(CLOCK_MONOTONIC) - t0;
         c[r] = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
     }
-    util_sort_doubles(t, (size_t)runs);
-    util_sort_doubles(c, (size_t)runs);
+    bb_sort_doubles(t, (size_t)runs);
+    bb_sort_doubles(c, (size_t)runs);
     med = t[runs / 2];
     *cpu_med = c[runs / 2];
 done:

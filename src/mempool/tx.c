@@ -18,8 +18,8 @@ static void free_io(mempool_txin *vin, size_t n_in, mempool_txout *vout, size_t 
     for (i = 0; i < n_out; i++) {
         mempool_script_destroy(&vout[i].script_pubkey);
     }
-    util_free(vin);
-    util_free(vout);
+    bb_free(vin);
+    bb_free(vout);
 }
 
 void mempool_tx_destroy(mempool_tx *tx) {
@@ -31,11 +31,11 @@ int mempool_tx_set_counts(mempool_tx *tx, size_t n_in, size_t n_out) {
     mempool_txin *vin = NULL;
     mempool_txout *vout = NULL;
     size_t i;
-    if (n_in > 0 && (vin = util_malloc_array(n_in, sizeof(*vin))) == NULL) {
+    if (n_in > 0 && (vin = bb_malloc_array(n_in, sizeof(*vin))) == NULL) {
         return -1;
     }
-    if (n_out > 0 && (vout = util_malloc_array(n_out, sizeof(*vout))) == NULL) {
-        util_free(vin);
+    if (n_out > 0 && (vout = bb_malloc_array(n_out, sizeof(*vout))) == NULL) {
+        bb_free(vin);
         return -1;
     }
     for (i = 0; i < n_in; i++) {

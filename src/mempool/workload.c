@@ -23,7 +23,7 @@ static void fake_outpoint(mempool_outpoint *o, uint64_t seed, uint64_t counter) 
     o->n = 0;
 }
 
-static int make_outputs(mempool_tx *tx, util_rng *r) {
+static int make_outputs(mempool_tx *tx, bb_rng *r) {
     size_t i, k;
     for (i = 0; i < tx->vout_count; i++) {
         unsigned char script[25];
@@ -31,11 +31,11 @@ static int make_outputs(mempool_tx *tx, util_rng *r) {
         script[1] = 0xa9;
         script[2] = 20;
         for (k = 0; k < 20; k++) {
-            script[3 + k] = (unsigned char)util_rng_next(r);
+            script[3 + k] = (unsigned char)bb_rng_next(r);
         }
         script[23] = 0x88;
         script[24] = 0xac;
-        tx->vout[i].value = (int64_t)(1000 + util_rng_below(r, 100000000));
+        tx->vout[i].value = (int64_t)(1000 + bb_rng_below(r, 100000000));
         if (mempool_script_assign(&tx->vout[i].script_pubkey, script, sizeof(script)) != 0) {
             return -1;
         }
@@ -48,7 +48,7 @@ void mempool_workload_destroy(mempool_workload *w) {
     for (i = 0; i < w->count; i++) {
         mempool_tx_destroy(&w->txs[i]);
     }
-    util_free(w->txs);
+    bb_free(w->txs);
     w->txs = NULL;
     w->count = 0;
 }
@@ -57,7 +57,7 @@ int mempool_workload_make(mempool_workload *w, size_t child_txs, uint64_t seed) 
     size_t total, i, k, n_coins = 0, fakes = 0;
     wl_coin *coins = NULL;
     byte_stream scratch;
-    util_rng r;
+    bb_rng r;
 
     w->txs = NULL;
     w->count = 0;
@@ -66,23 +66,23 @@ int mempool_workload_make(mempool_workload *w, size_t child_txs, uint64_t seed) 
     }
     total = MEMPOOL_WORKLOAD_BASE_TXS + child_txs;
     /* Each transaction makes at most 11 outputs. */
-    if ((w->txs = util_malloc_array(total, sizeof(mempool_tx))) == NULL ||
-        (coins = util_malloc_array(total, 11 * sizeof(wl_coin))) == NULL) {
-        util_free(w->txs);
+    if ((w->txs = bb_malloc_array(total, sizeof(mempool_tx))) == NULL ||
+        (coins = bb_malloc_array(total, 11 * sizeof(wl_coin))) == NULL) {
+        bb_free(w->txs);
         w->txs = NULL;
         return -1;
     }
     stream_init(&scratch);
-    util_rng_seed(&r, seed);
+    bb_rng_seed(&r, seed);
     for (i = 0; i < total; i++) {
         mempool_tx *tx = &w->txs[i];
-        size_t n_in, n_out = 2 + (size_t)util_rng_below(&r, 10);
+        size_t n_in, n_out = 2 + (size_t)bb_rng_below(&r, 10);
         mempool_tx_init(tx);
         w->count = i + 1;
         if (i < MEMPOOL_WORKLOAD_BASE_TXS) {
             n_in = 1;
         } else {
-            n_in = 1 + (size_t)util_rng_below(&r, 10);
+            n_in = 1 + (size_t)bb_rng_below(&r, 10);
             if (n_in > n_coins) {
                 n_in = n_coins ? n_coins : 1;
             }
@@ -95,7 +95,7 @@ int mempool_workload_make(mempool_workload *w, size_t child_txs, uint64_t seed) 
         } else {
             for (k = 0; k < n_in; k++) {
                 /* Take a random unspent coin out of the list (swap with the last). */
-                size_t pick = (size_t)util_rng_below(&r, n_coins);
+                size_t pick = (size_t)bb_rng_below(&r, n_coins);
                 wl_coin c = coins[pick];
                 coins[pick] = coins[--n_coins];
                 memcpy(tx->vin[k].prevout.txid, w->txs[c.tx].txid, 32);
@@ -105,7 +105,7 @@ int mempool_workload_make(mempool_workload *w, size_t child_txs, uint64_t seed) 
         if (make_outputs(tx, &r) != 0 || mempool_tx_finalize(tx, &scratch) != 0) {
             goto fail;
         }
-        tx->fee = (int64_t)tx->size * (int64_t)(1 + util_rng_below(&r, 100));
+        tx->fee = (int64_t)tx->size * (int64_t)(1 + bb_rng_below(&r, 100));
         for (k = 0; k < n_out; k++) {
             coins[n_coins].tx = (uint32_t)i;
             coins[n_coins].n = (uint32_t)k;
@@ -113,12 +113,12 @@ int mempool_workload_make(mempool_workload *w, size_t child_txs, uint64_t seed) 
         }
     }
     stream_destroy(&scratch);
-    util_free(coins);
+    bb_free(coins);
     return 0;
 
 fail:
     stream_destroy(&scratch);
-    util_free(coins);
+    bb_free(coins);
     mempool_workload_destroy(w);
     return -1;
 }

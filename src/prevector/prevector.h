@@ -41,7 +41,7 @@
  * shrink_to_fit moves the elements back inline when they fit in N.
  *
  * Errors: every function that returns int returns 0 on success and -1 when
- * memory runs out (allocation goes through util_malloc/util_realloc), when a
+ * memory runs out (allocation goes through bb_malloc/bb_realloc), when a
  * size would exceed the limits above, or on an out-of-range position; on -1 the
  * vector is exactly as it was. Element pointers (NAME_data) are invalidated by
  * any call that changes the capacity or the inline/heap state.
@@ -182,7 +182,7 @@
     PREVECTOR_FN void NAME##_destroy(NAME *v)                                   \
     {                                                                           \
         if (!NAME##_is_direct(v))                                               \
-            util_free(NAME##_heap_(v));                                         \
+            bb_free(NAME##_heap_(v));                                         \
         v->sz = 0;                                                              \
     }                                                                           \
                                                                                 \
@@ -229,7 +229,7 @@
                 p = NAME##_heap_(v);                                            \
                 if (n)                                                          \
                     memcpy(v->u.direct, p, n * sizeof(T));                      \
-                util_free(p);                                                   \
+                bb_free(p);                                                   \
                 v->sz = (uint32_t)n;                                            \
             }                                                                   \
             return 0;                                                           \
@@ -237,14 +237,14 @@
         if (cap > NAME##_max_size())                                            \
             return -1;                                                          \
         if (NAME##_is_direct(v)) {                                              \
-            p = (T *)util_malloc(cap * sizeof(T));                              \
+            p = (T *)bb_malloc(cap * sizeof(T));                              \
             if (!p)                                                             \
                 return -1;                                                      \
             if (n)                                                              \
                 memcpy(p, v->u.direct, n * sizeof(T));                          \
             v->sz = (uint32_t)n | PREVECTOR_HEAP_FLAG;                          \
         } else {                                                                \
-            p = (T *)util_realloc(NAME##_heap_(v), cap * sizeof(T));            \
+            p = (T *)bb_realloc(NAME##_heap_(v), cap * sizeof(T));            \
             if (!p)                                                             \
                 return -1;                                                      \
         }                                                                       \

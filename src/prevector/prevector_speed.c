@@ -108,7 +108,7 @@ SPEED_SHAPES(ntv)
 /* Thread CPU time: other processes on a busy machine do not inflate it. */
 static double now_ns(void)
 {
-    return util_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    return bb_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* Median ns per call of op(arg) over 11 epochs of about epoch_ns each. */
@@ -134,7 +134,7 @@ static void measure(const char *name, void (*op)(void *), void *arg, double epoc
             op(arg);
         t[e] = (now_ns() - start) / (double)iters;
     }
-    util_sort_doubles(t, EPOCHS);
+    bb_sort_doubles(t, EPOCHS);
     printf("| %10.2f | %8.2f .. %8.2f | %s\n", t[EPOCHS / 2], t[0], t[EPOCHS - 1], name);
 }
 

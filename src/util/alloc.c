@@ -17,7 +17,7 @@ static int may_allocate(void)
     return 1;
 }
 
-void *util_malloc(size_t n)
+void *bb_malloc(size_t n)
 {
     void *p;
     if (!may_allocate())
@@ -28,7 +28,7 @@ void *util_malloc(size_t n)
     return p;
 }
 
-void *util_realloc(void *p, size_t n)
+void *bb_realloc(void *p, size_t n)
 {
     void *q;
     if (!may_allocate())
@@ -39,24 +39,24 @@ void *util_realloc(void *p, size_t n)
     return q;
 }
 
-void *util_malloc_array(size_t count, size_t size)
+void *bb_malloc_array(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
         return NULL;
-    return util_malloc(count * size);
+    return bb_malloc(count * size);
 }
 
-void util_free(void *p)
+void bb_free(void *p)
 {
     free(p);
 }
 
-void util_alloc_fail_after(long n)
+void bb_alloc_fail_after(long n)
 {
     fail_after = n;
 }
 
-unsigned long util_alloc_count(void)
+unsigned long bb_alloc_count(void)
 {
     return __atomic_load_n(&succeeded, __ATOMIC_RELAXED);
 }

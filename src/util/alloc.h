@@ -17,26 +17,26 @@ extern "C" {
 
 /* malloc(n); NULL when out of memory (or when made to fail). n == 0 is
  * treated as 1 so that NULL always means failure. */
-void *util_malloc(size_t n);
+void *bb_malloc(size_t n);
 
 /* realloc(p, n); NULL when out of memory, and then p is untouched. */
-void *util_realloc(void *p, size_t n);
+void *bb_realloc(void *p, size_t n);
 
 /* An array of count elements of size bytes each, uninitialised; NULL when
  * count * size overflows size_t or memory runs out. */
-void *util_malloc_array(size_t count, size_t size);
+void *bb_malloc_array(size_t count, size_t size);
 
 /* free(p); p may be NULL. */
-void util_free(void *p);
+void bb_free(void *p);
 
 /* Test hook: the next n allocations succeed, and every one after them fails,
- * until util_alloc_fail_after(-1) switches failure off again (the default). */
-void util_alloc_fail_after(long n);
+ * until bb_alloc_fail_after(-1) switches failure off again (the default). */
+void bb_alloc_fail_after(long n);
 
-/* Number of allocations (util_malloc/util_realloc/util_malloc_array calls)
+/* Number of allocations (bb_malloc/bb_realloc/bb_malloc_array calls)
  * that have succeeded since the process started; lets tests check that a
  * steady-state loop allocates nothing. */
-unsigned long util_alloc_count(void);
+unsigned long bb_alloc_count(void);
 
 #ifdef __cplusplus
 }

@@ -9,10 +9,10 @@
 
 typedef struct {
     uint64_t s[4];
-} util_rng;
+} bb_rng;
 
 /* One splitmix64 step: advances *x, returns the next output. */
-static inline uint64_t util_splitmix64(uint64_t *x)
+static inline uint64_t bb_splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -21,36 +21,36 @@ static inline uint64_t util_splitmix64(uint64_t *x)
 }
 
 /* Expands seed into the state through splitmix64 (never all zero). */
-static inline void util_rng_seed(util_rng *r, uint64_t seed)
+static inline void bb_rng_seed(bb_rng *r, uint64_t seed)
 {
     int i;
     for (i = 0; i < 4; i++)
-        r->s[i] = util_splitmix64(&seed);
+        r->s[i] = bb_splitmix64(&seed);
 }
 
-static inline uint64_t util_rng_rotl(uint64_t v, int k)
+static inline uint64_t bb_rng_rotl(uint64_t v, int k)
 {
     return (v << k) | (v >> (64 - k));
 }
 
-static inline uint64_t util_rng_next(util_rng *r)
+static inline uint64_t bb_rng_next(bb_rng *r)
 {
-    uint64_t *s = r->s, out = util_rng_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    uint64_t *s = r->s, out = bb_rng_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
     s[2] ^= s[0];
     s[3] ^= s[1];
     s[1] ^= s[2];
     s[0] ^= s[3];
     s[2] ^= t;
-    s[3] = util_rng_rotl(s[3], 45);
+    s[3] = bb_rng_rotl(s[3], 45);
     return out;
 }
 
 /* Uniform in [0, bound), bound > 0 (rejection removes the modulo bias). */
-static inline uint64_t util_rng_below(util_rng *r, uint64_t bound)
+static inline uint64_t bb_rng_below(bb_rng *r, uint64_t bound)
 {
     uint64_t limit = UINT64_MAX - UINT64_MAX % bound, x;
     do {
-        x = util_rng_next(r);
+        x = bb_rng_next(r);
     } while (x >= limit);
     return x % bound;
 }

@@ -5,13 +5,13 @@
 #ifndef UTIL_SPINLOCK_H
 #define UTIL_SPINLOCK_H
 
-static inline void util_spin_lock(char *lock)
+static inline void bb_spin_lock(char *lock)
 {
     while (__atomic_test_and_set(lock, __ATOMIC_ACQUIRE))
         ;
 }
 
-static inline void util_spin_unlock(char *lock)
+static inline void bb_spin_unlock(char *lock)
 {
     __atomic_clear(lock, __ATOMIC_RELEASE);
 }

@@ -32,7 +32,7 @@ void stream_init(byte_stream *s)
 
 void stream_destroy(byte_stream *s)
 {
-    util_free(s->data);
+    bb_free(s->data);
     stream_init(s);
 }
 
@@ -57,7 +57,7 @@ int stream_reserve(byte_stream *s, size_t n)
     unsigned char *p;
     if (n <= s->capacity)
         return 0;
-    p = util_realloc(s->data, n);
+    p = bb_realloc(s->data, n);
     if (!p)
         return -1;
     s->data = p;

@@ -10,23 +10,23 @@
 #include <time.h>
 
 /* Nanoseconds on clock id (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, ...). */
-static inline double util_clock_ns(clockid_t id)
+static inline double bb_clock_ns(clockid_t id)
 {
     struct timespec ts;
     clock_gettime(id, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static inline int util_cmp_double(const void *a, const void *b)
+static inline int bb_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
 /* Sorts v[0..n) ascending: v[n / 2] is then the median of an odd n. */
-static inline void util_sort_doubles(double *v, size_t n)
+static inline void bb_sort_doubles(double *v, size_t n)
 {
-    qsort(v, n, sizeof v[0], util_cmp_double);
+    qsort(v, n, sizeof v[0], bb_cmp_double);
 }
 
 #endif
