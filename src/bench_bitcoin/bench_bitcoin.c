@@ -12,7 +12,7 @@
 #endif
 
 #include "bench_bitcoin/bench.h"
-#include "bench_bitcoin/filter.h"
+#include "bench_bitcoin/options.h"
 #include "bench_bitcoin/outfile.h"
 #include "crypto/dispatch.h"
 #include "crypto/sha256.h"
@@ -20,9 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,30 +30,8 @@
 #define STRINGIFY(x) #x
 #define EXPAND_STRINGIFY(x) STRINGIFY(x)
 #define MAX_N_TEXT EXPAND_STRINGIFY(BENCH_MAX_COMPLEXITY_N)
-/* Not Core's 10 ms: on the project's 2-core VM 10 ms leaves many rows at 1-3% err%; 50 is the
- * most the whole default run affords within 1.5 s (doc/benchmarks.md has the figures). */
-#define DEFAULT_MIN_TIME_MS 50.0
-#define DEFAULT_MIN_TIME_TEXT "50"
-/* Beyond this many nanoseconds (about 31 years) -min-time is surely a typo. */
-#define MAX_MIN_TIME_NS 1e18
 /* More fits than the harness's standard set, so none is ever cut off. */
 #define MAX_FITS 32
-
-typedef struct {
-    const char *filter;      /* NULL: every benchmark */
-    unsigned char *match;    /* the last -filter's verdict per registry entry (bench_registry
-                                order), kept from its check; NULL with filter */
-    int list;
-    int sanity_check;
-    int help;
-    int compare;
-    int no_pin;              /* -no-pin: let the scheduler move the process between CPUs */
-    double *asymptote;       /* asymptote_count values, each > 0 */
-    size_t asymptote_count;
-    double min_time_ns;      /* >= 0; 0: leave the harness's min epoch time */
-    const char *output_csv;  /* NULL: none */
-    const char *output_json;
-} options;
 
 /* Static: outfile.c's exit and signal handlers remove their temporaries. */
 enum { OUT_CSV, OUT_JSON, OUT_COUNT };
@@ -69,49 +45,6 @@ static const char csv_template[] =
     "min seconds/iteration,max seconds/iteration,median seconds/iteration\n"
     "{{#result}}{{name}},{{epochs}},{{average(iterations)}},{{sumProduct(iterations, elapsed)}},"
     "{{minimum(elapsed)}},{{maximum(elapsed)}},{{median(elapsed)}}\n{{/result}}";
-
-/* One line, whatever the user's values hold: control characters (a newline in a -filter
- * value) are written as escapes, \n, \t, \r or \xHH. */
-void bench_error(const char *fmt, ...)
-{
-    char small[512], *msg = small;
-    const unsigned char *p;
-    va_list ap;
-    int len;
-
-    va_start(ap, fmt);
-    len = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (len >= (int)sizeof small && (msg = bb_malloc((size_t)len + 1)) != NULL) {
-        va_start(ap, fmt);
-        vsnprintf(msg, (size_t)len + 1, fmt, ap);
-        va_end(ap);
-    }
-    if (!msg)
-        msg = small;   /* out of memory: the message cut short */
-    fputs(PROG ": ", stderr);
-    for (p = (const unsigned char *)msg; len > 0 && *p; p++) {
-        if (*p == '\n')
-            fputs("\\n", stderr);
-        else if (*p == '\t')
-            fputs("\\t", stderr);
-        else if (*p == '\r')
-            fputs("\\r", stderr);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(stderr, "\\x%02x", *p);
-        else
-            fputc(*p, stderr);
-    }
-    fputc('\n', stderr);
-    if (msg != small)
-        bb_free(msg);
-}
-
-void bench_out_of_memory(const char *name)
-{
-    bench_error("%s: out of memory", name);
-    exit(1);   /* the temporary output files are removed by an atexit handler (outfile.c) */
-}
 
 /* ---- options ---- */
 
@@ -134,7 +67,7 @@ static void print_help(FILE *out)
         " (ComplexMemPool's child transactions: its memory\n"
         "                        grows with n^2, 170 MB at 10000)\n"
         "  -min-time=<ms>        minimum time in milliseconds spent measuring each benchmark,\n"
-        "                        spread over its epochs (default: " DEFAULT_MIN_TIME_TEXT
+        "                        spread over its epochs (default: " BENCH_DEFAULT_MIN_TIME_TEXT
         "; Core's is 10, see\n"
         "                        below); 0 leaves the harness's own minimum epoch time\n"
         "  -compare              run each selected hash benchmark (SHA1, SHA256,\n"
@@ -159,7 +92,7 @@ static void print_help(FILE *out)
         "\n"
         "The default -min-time deviates from Core's 10 ms: on the 2-core VM this was tuned on,\n"
         "10 ms left 7-12 of the 16 rows at err% >= 1% even when the machine was idle (whole\n"
-        "run 0.3 s); " DEFAULT_MIN_TIME_TEXT
+        "run 0.3 s); " BENCH_DEFAULT_MIN_TIME_TEXT
         " ms left 0-5 (2 on average) and took 1.1 s (1.4 s at\n"
         "most under load), the most that fits the 1.5 s budget for the whole default run\n"
         "(doc/benchmarks.md has the figures).\n"
@@ -179,180 +112,6 @@ static void print_help(FILE *out)
         out);
 }
 
-/* The len characters at s as a number in plain decimal notation ("12", "0.5", "1e3"): no
- * sign, space, hex, inf or nan. 0 and *value set; -1 when it is no such number; -2 when it
- * is too large for a double. A value too small for one (1e-400) is taken as what strtod
- * rounds it to (0 or nearly). */
-static int parse_decimal(const char *s, size_t len, double *value)
-{
-    static const char chars[] = "0123456789.eE+-";
-    char *end;
-    double v;
-    size_t i;
-    if (len == 0 || !((*s >= '0' && *s <= '9') || *s == '.'))
-        return -1;
-    for (i = 0; i < len; i++)
-        if (!s[i] || !strchr(chars, s[i]))
-            return -1;
-    errno = 0;
-    v = strtod(s, &end);
-    if (end != s + len)
-        return -1;
-    if (!isfinite(v) || (errno == ERANGE && v > 1.0))
-        return -2;
-    *value = v;
-    return 0;
-}
-
-/* -asymptote's n1,n2,...: whole numbers from 1 to BENCH_MAX_COMPLEXITY_N. */
-static int parse_asymptote(const char *value, options *o)
-{
-    size_t count = 1, i = 0;
-    const char *p;
-
-    for (p = value; *p; p++)
-        count += *p == ',';
-    o->asymptote = bb_malloc_array(count, sizeof *o->asymptote);
-    if (!o->asymptote) {
-        bench_error("-asymptote: out of memory");
-        return -1;
-    }
-    o->asymptote_count = count;
-    for (p = value;; i++) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        double *n = &o->asymptote[i];
-        int rc;
-        if (len == 0) {
-            bench_error("-asymptote: empty item in '%s' (expected n1,n2,... of whole numbers "
-                       ">= 1)", value);
-            return -1;
-        }
-        rc = parse_decimal(p, len, n);
-        if (rc == 0 && *n > BENCH_MAX_COMPLEXITY_N)
-            rc = -2;
-        if (rc == -2) {
-            bench_error("-asymptote: '%.*s' is above the maximum %d (ComplexMemPool's child "
-                       "transactions; its memory grows with n^2)", (int)len, p,
-                       BENCH_MAX_COMPLEXITY_N);
-            return -1;
-        }
-        /* Whole numbers: the one benchmark that reads n counts transactions with it, and a
-         * row's complexityN must be the n it ran (1.9 would run 1 and be fitted as 1.9). */
-        if (rc != 0 || !(*n >= 1) || *n != floor(*n)) {
-            bench_error("-asymptote: '%.*s' is not a whole number >= 1", (int)len, p);
-            return -1;
-        }
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    return 0;
-}
-
-/* Parses argv into o; 0, or -1 after one error line. */
-static int parse_args(int argc, char **argv, options *o)
-{
-    int i;
-    for (i = 1; i < argc; i++) {
-        const char *arg = argv[i], *key, *eq, *value;
-        size_t key_len;
-        if (arg[0] != '-') {
-            bench_error("unexpected argument '%s' (options start with '-'; see -help)", arg);
-            return -1;
-        }
-        key = arg + 1 + (arg[1] == '-');
-        eq = strchr(key, '=');
-        key_len = eq ? (size_t)(eq - key) : strlen(key);
-        value = eq ? eq + 1 : NULL;
-#define IS(name) (key_len == sizeof(name) - 1 && memcmp(key, name, key_len) == 0)
-        if (IS("list") || IS("sanity-check") || IS("compare") || IS("no-pin") || IS("help")
-            || IS("h") || IS("?")) {
-            if (value) {
-                bench_error("-%.*s takes no value (got '%s')", (int)key_len, key, arg);
-                return -1;
-            }
-            if (IS("list"))
-                o->list = 1;
-            else if (IS("sanity-check"))
-                o->sanity_check = 1;
-            else if (IS("compare"))
-                o->compare = 1;
-            else if (IS("no-pin"))
-                o->no_pin = 1;
-            else
-                o->help = 1;
-            continue;
-        }
-        if (!(IS("filter") || IS("asymptote") || IS("min-time") || IS("output-csv")
-              || IS("output-json"))) {
-            bench_error("unknown option '%s' (see -help)", arg);
-            return -1;
-        }
-        if (!value) {
-            bench_error("-%.*s needs a value: -%.*s=...", (int)key_len, key, (int)key_len, key);
-            return -1;
-        }
-        if (IS("filter")) {
-            /* Checked here, every occurrence: a bad value is an error even when a later
-             * -filter replaces it, as for the numeric options. */
-            size_t total;
-            const bench_entry *all = bench_registry(&total);
-            if (!o->match && !(o->match = bb_malloc_array(total, 1))) {
-                bench_error("-filter: out of memory");
-                return -1;
-            }
-            if (filter_select(value, all, total, o->match) != 0)
-                return -1;
-            o->filter = value;
-        } else if (IS("asymptote")) {
-            bb_free(o->asymptote);
-            o->asymptote = NULL;
-            o->asymptote_count = 0;
-            if (parse_asymptote(value, o) != 0)
-                return -1;
-        } else if (IS("min-time")) {
-            double ms;
-            int rc = parse_decimal(value, strlen(value), &ms);
-            if (rc == -1) {
-                bench_error("-min-time: '%s' is not a number of milliseconds (>= 0)", value);
-                return -1;
-            }
-            if (rc != 0 || ms * 1e6 > MAX_MIN_TIME_NS) {
-                bench_error("-min-time: '%s' milliseconds is too long", value);
-                return -1;
-            }
-            o->min_time_ns = ms * 1e6;
-        } else if (value[0] == '\0') {
-            bench_error("-%.*s needs a file name", (int)key_len, key);
-            return -1;
-        } else {
-            /* Checked here too, every occurrence, as -filter is: main resolves (and opens)
-             * only the last value of each. */
-            out_file probe;
-            int rc;
-            memset(&probe, 0, sizeof probe);
-            probe.option = IS("output-csv") ? "-output-csv" : "-output-json";
-            probe.target = value;
-            rc = out_resolve(&probe);
-            out_release(&probe);
-            if (rc != 0)
-                return -1;
-            if (IS("output-csv"))
-                o->output_csv = value;
-            else
-                o->output_json = value;
-        }
-#undef IS
-    }
-    if (o->compare && o->asymptote_count) {
-        bench_error("-compare cannot be combined with -asymptote (it compares implementations "
-                   "at the benchmarks' own sizes)");
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- selection ---- */
 
 static int by_name(const void *a, const void *b)
@@ -360,10 +119,10 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const bench_entry *)a)->name, ((const bench_entry *)b)->name);
 }
 
-/* The registered benchmarks whose whole name matches o->filter (o->match, as parse_args
- * found it), sorted byte-wise into *selected (bb_free it). 0 (and *count, possibly 0), or
+/* The registered benchmarks whose whole name matches o->filter (o->match, as
+ * bench_parse_options found it), sorted byte-wise into *selected (bb_free it). 0 (and *count, possibly 0), or
  * -1 after one error line. */
-static int select_benchmarks(const options *o, bench_entry **selected, size_t *count)
+static int select_benchmarks(const bench_options *o, bench_entry **selected, size_t *count)
 {
     size_t total, i, n = 0;
     const bench_entry *all = bench_registry(&total);
@@ -386,7 +145,7 @@ static int select_benchmarks(const options *o, bench_entry **selected, size_t *c
 
 /* Puts every setting of b back to the harness's defaults (read from d, a fresh bench), then
  * applies the program's options. */
-static void configure(nb_bench *b, const nb_bench *d, const options *o, const char *name)
+static void configure(nb_bench *b, const nb_bench *d, const bench_options *o, const char *name)
 {
     nb_title(b, nb_get_title(d));
     nb_name(b, name);
@@ -482,7 +241,7 @@ static int run_one(nb_bench *b, const char *name, void (*fn)(nb_bench *bench))
 }
 
 /* Runs the selected benchmarks into b; 0, or -1 after one error line. */
-static int run_benchmarks(nb_bench *b, const nb_bench *defaults, const options *o,
+static int run_benchmarks(nb_bench *b, const nb_bench *defaults, const bench_options *o,
                           const bench_entry *sel, size_t count)
 {
     size_t i, k;
@@ -582,7 +341,7 @@ static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows
 
 /* Runs the -compare rows into b, one table per benchmark, and puts every family back on its
  * autodetected implementation; 0, or -1 after one error line. */
-static int run_compare(nb_bench *b, const nb_bench *defaults, const options *o,
+static int run_compare(nb_bench *b, const nb_bench *defaults, const bench_options *o,
                        const compare_row *rows, size_t n)
 {
     size_t i, f;
@@ -638,19 +397,18 @@ static void pin_to_one_cpu(void)
 
 int main(int argc, char **argv)
 {
-    options o;
+    bench_options o;
     bench_entry *sel = NULL;
     compare_row *rows = NULL;
     size_t count = 0, nrows = 0, i;
     nb_bench *b = NULL, *defaults = NULL;
     int status = 1;
 
-    memset(&o, 0, sizeof o);
-    o.min_time_ns = DEFAULT_MIN_TIME_MS * 1e6;
+    bench_options_init(&o);
     outputs[OUT_CSV].option = "-output-csv";
     outputs[OUT_JSON].option = "-output-json";
 
-    if (parse_args(argc, argv, &o) != 0)
+    if (bench_parse_options(argc, argv, &o) != 0)
         goto done;
     /* A closed stdout is refused up front, before anything runs, rather than at the first
      * row (nothing the run opens takes descriptor 1: the harness's counters and the output
@@ -748,7 +506,6 @@ done:
     nb_bench_free(defaults);
     bb_free(sel);
     bb_free(rows);
-    bb_free(o.asymptote);
-    bb_free(o.match);
+    bench_options_free(&o);
     return status;
 }

@@ -1,0 +1,51 @@
+/* bench_bitcoin's command line: the options, their parser and the program's error line, apart
+ * from main so that a test or a fuzz target can parse a command line without running anything
+ * or exiting. */
+#ifndef BENCH_BITCOIN_OPTIONS_H
+#define BENCH_BITCOIN_OPTIONS_H
+
+#include <stddef.h>
+
+/* Not Core's 10 ms: on the project's 2-core VM 10 ms leaves many rows at 1-3% err%; 50 is the
+ * most the whole default run affords within 1.5 s (doc/benchmarks.md has the figures). */
+#define BENCH_DEFAULT_MIN_TIME_MS 50.0
+#define BENCH_DEFAULT_MIN_TIME_TEXT "50"
+/* Beyond this many nanoseconds (about 31 years) -min-time is surely a typo. */
+#define BENCH_MAX_MIN_TIME_NS 1e18
+
+/* What the command line asked for. */
+typedef struct {
+    const char *filter;      /* NULL: every benchmark */
+    unsigned char *match;    /* the last -filter's verdict per registry entry (bench_registry
+                                order), kept from its check; NULL with filter */
+    int list;
+    int sanity_check;
+    int help;
+    int compare;
+    int no_pin;              /* -no-pin: let the scheduler move the process between CPUs */
+    double *asymptote;       /* asymptote_count values, each > 0 */
+    size_t asymptote_count;
+    double min_time_ns;      /* >= 0; 0: leave the harness's min epoch time */
+    const char *output_csv;  /* NULL: none */
+    const char *output_json;
+} bench_options;
+
+/* Sets o to the defaults: every benchmark, BENCH_DEFAULT_MIN_TIME_MS, nothing else. */
+void bench_options_init(bench_options *o);
+
+/* Parses argv[1 .. argc) into o (initialised by bench_options_init); 0, or -1 after one error
+ * line (bench_error). The values o points to are argv's. Every value is checked where it
+ * appears, also one a later occurrence replaces: -filter's pattern is compiled (in a child
+ * process, see filter.h) and an output file's place is checked, creating nothing. Prints
+ * nothing else and never exits; bench_options_free releases o afterwards, also after -1. */
+int bench_parse_options(int argc, char **argv, bench_options *o);
+
+/* Frees what bench_parse_options allocated in o. */
+void bench_options_free(bench_options *o);
+
+/* While buf is not NULL, bench_error writes its line (without the newline, cut to size - 1
+ * bytes) into buf instead of stderr; bench_error_capture(NULL, 0) puts it back on stderr. For
+ * tests. */
+void bench_error_capture(char *buf, size_t size);
+
+#endif
