@@ -256,6 +256,37 @@ const char *nb_result_context(const nb_result *r, const char *key);  /* NULL whe
 const char *nb_measure_name(nb_measure m);
 int         nb_measure_from_name(const char *name, nb_measure *m);  /* 0 or -1 */
 
+/* ---- Statistics for comparisons (nb_stats.c) ---- */
+
+/* An estimated time ratio with its interval: the baseline's time over the
+ * other's (above 1: the other is faster). */
+typedef struct {
+    double estimate;   /* point estimate of the ratio */
+    double low, high;  /* bounds of the (family-wise) confidence interval */
+    int significant;   /* 1 when [low, high] excludes 1 */
+} nb_ratio;
+
+/* Paired samples: base[i] and other[i] (seconds per iteration, or any
+ * positive cost) were measured in the same round i, n rounds. The interval
+ * holds at `confidence` (e.g. 0.95) jointly over `family` comparisons (>= 1;
+ * Bonferroni). Estimator: Hodges-Lehmann on the log ratios
+ * log(base[i] / other[i]), with the Wilcoxon signed-rank interval (exact up
+ * to 200 rounds, normal approximation above); it assumes the rounds'
+ * log ratios are independent and symmetric about their centre
+ * (doc/compare.md). At 95% and family 1 it needs n >= 6. 0 on success; -1
+ * when an argument is invalid (NULL, a value not finite or <= 0, family 0,
+ * confidence not in (0,1)), n is too small to give any interval, or memory
+ * runs out (then *out, if not NULL, is set to NaNs). */
+int nb_stats_paired(const double *base, const double *other, size_t n, size_t family,
+                    double confidence, nb_ratio *out);
+/* Unpaired (independent) samples of sizes nb and no: same contract.
+ * Estimator: the Hodges-Lehmann shift of the log costs (the median of the
+ * nb * no differences log(base[i]) - log(other[j])) with the Mann-Whitney
+ * interval (exact up to nb * no = 2500); it assumes the two samples are
+ * independent and that their log costs differ by a shift. */
+int nb_stats_unpaired(const double *base, size_t nb, const double *other, size_t no,
+                      size_t family, double confidence, nb_ratio *out);
+
 /* ---- Rng, complexity, templates (nb_rng.c, nb_bigo.c, nb_render.c) ---- */
 
 /* Rng: nanobench's RomuDuoJr. */
