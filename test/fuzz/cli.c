@@ -1,0 +1,113 @@
+/* Fuzz target: bench_bitcoin's command line, parsed as a function (options.h): up to 16
+ * arguments, separated by NUL bytes in the input, each taken as it is (a leading '-' or not).
+ *
+ * Checks: the parser returns 0 or -1; -1 comes with exactly one error line, which names the
+ * program and holds no control character (a newline in a value is escaped); 0 comes with
+ * none, and with options inside their documented ranges; parsing the same line again gives
+ * the same verdict and the same options; nothing leaks (LeakSanitizer, in the fuzz build). */
+#include "fuzz.h"
+
+#include "bench_bitcoin/bench.h"
+#include "bench_bitcoin/options.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_ARGS 16
+
+static char message[1024];
+static char program[] = "bench_bitcoin";
+
+/* The registry by name only: the parser reads the names (-filter), never runs a benchmark, so
+ * this target links the parser alone rather than every benchmark. */
+static void not_run(nb_bench *bench)
+{
+    (void)bench;
+    abort();
+}
+
+#define CLI_ENTRY(name) {#name, not_run},
+static const bench_entry names[] = {BENCH_BITCOIN_LIST(CLI_ENTRY)};
+
+const bench_entry *bench_registry(size_t *count)
+{
+    *count = sizeof names / sizeof names[0];
+    return names;
+}
+
+/* Parses argv into o with the error line captured in message; returns the parser's status. */
+static int parse(int argc, char **argv, bench_options *o)
+{
+    int rc;
+    bench_options_init(o);
+    bench_error_capture(message, sizeof message);
+    rc = bench_parse_options(argc, argv, o);
+    bench_error_capture(NULL, 0);
+    return rc;
+}
+
+static void check_result(int rc, const bench_options *o)
+{
+    size_t i;
+    FUZZ_CHECK(rc == 0 || rc == -1);
+    if (rc != 0) {
+        FUZZ_CHECK(strncmp(message, "bench_bitcoin: ", 15) == 0 && message[15] != '\0');
+        for (i = 0; message[i]; i++)
+            FUZZ_CHECK((unsigned char)message[i] >= 0x20 && message[i] != 0x7f);
+        return;
+    }
+    FUZZ_CHECK(message[0] == '\0');
+    FUZZ_CHECK(o->min_time_ns >= 0 && o->min_time_ns <= BENCH_MAX_MIN_TIME_NS);
+    FUZZ_CHECK((o->filter == NULL) == (o->match == NULL));
+    FUZZ_CHECK(!(o->compare && o->asymptote_count));
+    for (i = 0; i < o->asymptote_count; i++)
+        FUZZ_CHECK(o->asymptote[i] >= 1 && o->asymptote[i] <= BENCH_MAX_COMPLEXITY_N
+                   && o->asymptote[i] == floor(o->asymptote[i]));
+    FUZZ_CHECK(!o->output_csv || o->output_csv[0]);
+    FUZZ_CHECK(!o->output_json || o->output_json[0]);
+}
+
+/* The parts of two parsed option sets that must agree. */
+static int same(const bench_options *a, const bench_options *b)
+{
+    size_t total;
+    bench_registry(&total);
+    return a->filter == b->filter && a->list == b->list && a->sanity_check == b->sanity_check
+           && a->help == b->help && a->compare == b->compare && a->no_pin == b->no_pin
+           && a->min_time_ns == b->min_time_ns && a->output_csv == b->output_csv
+           && a->output_json == b->output_json && a->asymptote_count == b->asymptote_count
+           && (!a->asymptote_count
+               || memcmp(a->asymptote, b->asymptote,
+                         a->asymptote_count * sizeof *a->asymptote) == 0)
+           && (!a->match || memcmp(a->match, b->match, total) == 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1), *argv[MAX_ARGS + 2];
+    bench_options first, again;
+    int argc = 1, rc;
+    size_t i, start = 0;
+
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    argv[0] = program;
+    for (i = 0; i <= size && argc <= MAX_ARGS; i++) {
+        if (text[i] == '\0') {
+            argv[argc++] = text + start;
+            start = i + 1;
+        }
+    }
+    argv[argc] = NULL;
+
+    rc = parse(argc, argv, &first);
+    check_result(rc, &first);
+    FUZZ_CHECK(parse(argc, argv, &again) == rc);
+    FUZZ_CHECK(rc != 0 || same(&first, &again));
+    bench_options_free(&first);
+    bench_options_free(&again);
+    free(text);
+    return 0;
+}
