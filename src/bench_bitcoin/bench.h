@@ -23,6 +23,10 @@
     BENCHMARK(PrevectorDeserializeTrivial) \
     BENCHMARK(PrevectorDestructorNontrivial) \
     BENCHMARK(PrevectorDestructorTrivial) \
+    BENCHMARK(PrevectorFillVectorDirectNontrivial) \
+    BENCHMARK(PrevectorFillVectorDirectTrivial) \
+    BENCHMARK(PrevectorFillVectorIndirectNontrivial) \
+    BENCHMARK(PrevectorFillVectorIndirectTrivial) \
     BENCHMARK(PrevectorResizeNontrivial) \
     BENCHMARK(PrevectorResizeTrivial) \
     BENCHMARK(RIPEMD160) \

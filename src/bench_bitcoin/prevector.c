@@ -2,14 +2,16 @@
  * going inline (28 elements) and onto the heap (29), for a trivial T (unsigned char, new
  * elements zero) and a non-trivial one (a struct of one int that its initialiser sets to -1).
  *
- * One macro, PREVECTOR_BENCHMARKS, writes the four benchmarks for one element type, as Core's
+ * One macro, PREVECTOR_BENCHMARKS, writes the six benchmarks for one element type, as Core's
  * templates do. Inside each op, nb_do_not_optimize_away(pointer) hands the vector's storage
  * to the optimizer as "read from here": without it the compiler could see that a filled
- * vector is cleared or destroyed unread and drop the filling, and measure nothing. */
+ * vector is cleared or destroyed unread and drop the filling, and measure nothing (FillVector
+ * hands over the whole array once, after filling it). */
 #include "bench_bitcoin/bench.h"
 #include "prevector/nontrivial.h"
 #include "prevector/prevector.h"
 #include "prevector/serialize.h"
+#include "util/alloc.h"
 #include "util/stream.h"
 
 #include <stdint.h>
@@ -22,6 +24,8 @@
 #define DESER_LARGE_COUNT 101
 #define DESER_LARGE 100
 #define DESER_READS 1000
+/* FillVector: prevectors per array. */
+#define FILL_COUNT 260
 
 PREVECTOR_DEFINE(pv_trivial, unsigned char, INLINE_SIZE)
 PREVECTOR_DEFINE_SERIALIZE_BYTES(pv_trivial)
@@ -132,6 +136,48 @@ PREVECTOR_DEFINE_SERIALIZE(pv_nontrivial, nontrivial_elem, 4, NONTRIVIAL_ELEM_EN
             bench_out_of_memory("PrevectorDeserialize" #KIND);                               \
         nb_run(nb_batch(bench, DESER_READS), V##_deserialize_op, &s);                        \
         stream_destroy(&s);                                                                  \
+    }                                                                                        \
+                                                                                             \
+    /* Core's std::vector<prevector> reserved for FILL_COUNT, filled, then dropped: one      \
+     * array allocation, FILL_COUNT vectors made (n elements each: 0 stays inline, 29 puts   \
+     * each on the heap), then every vector destroyed and the array freed. */                \
+    static void V##_fill_vector(size_t n, const char *name)                                  \
+    {                                                                                        \
+        V *vec = bb_malloc_array(FILL_COUNT, sizeof(V));                                     \
+        size_t i;                                                                            \
+        if (vec == NULL)                                                                     \
+            bench_out_of_memory(name);                                                       \
+        for (i = 0; i < FILL_COUNT; i++) {                                                   \
+            V##_init(&vec[i]);                                                               \
+            if (n > 0 && V##_resize(&vec[i], n) != 0)                                        \
+                bench_out_of_memory(name);                                                   \
+        }                                                                                    \
+        nb_do_not_optimize_away(vec);                                                        \
+        for (i = 0; i < FILL_COUNT; i++)                                                     \
+            V##_destroy(&vec[i]);                                                            \
+        bb_free(vec);                                                                        \
+    }                                                                                        \
+                                                                                             \
+    static void V##_fill_direct_op(void *arg)                                                \
+    {                                                                                        \
+        (void)arg;                                                                           \
+        V##_fill_vector(0, "PrevectorFillVectorDirect" #KIND);                               \
+    }                                                                                        \
+                                                                                             \
+    void PrevectorFillVectorDirect##KIND(nb_bench *bench)                                    \
+    {                                                                                        \
+        nb_run(bench, V##_fill_direct_op, NULL);                                             \
+    }                                                                                        \
+                                                                                             \
+    static void V##_fill_indirect_op(void *arg)                                              \
+    {                                                                                        \
+        (void)arg;                                                                           \
+        V##_fill_vector(INLINE_SIZE + 1, "PrevectorFillVectorIndirect" #KIND);               \
+    }                                                                                        \
+                                                                                             \
+    void PrevectorFillVectorIndirect##KIND(nb_bench *bench)                                  \
+    {                                                                                        \
+        nb_run(bench, V##_fill_indirect_op, NULL);                                           \
     }
 
 PREVECTOR_BENCHMARKS(pv_trivial, Trivial)
