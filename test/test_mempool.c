@@ -70,12 +70,21 @@ static unsigned char *put_script(unsigned char *p, mempool_script *s) {
     return p + n;
 }
 
-/* The serialisation written out by hand, field by field; buf must be large
+/* The serialisation written out by hand, field by field; with witness set
+ * and some input having a witness, the BIP 144 form (marker 0 and flag 1
+ * after the version, each input's stack after the outputs). buf must be large
  * enough (the caller sizes it generously). Returns its length. */
-static size_t hand_serialize(mempool_tx *tx, unsigned char *buf) {
+static size_t hand_serialize(mempool_tx *tx, unsigned char *buf, int witness) {
     unsigned char *p = buf;
-    size_t i;
+    size_t i, any = 0;
+    for (i = 0; witness && i < tx->vin_count; i++) {
+        any += mempool_script_size(&tx->vin[i].witness) > 0;
+    }
     p = put_le(p, (uint32_t)tx->version, 4);
+    if (any) {
+        *p++ = 0;
+        *p++ = 1;
+    }
     p = put_compact(p, tx->vin_count);
     for (i = 0; i < tx->vin_count; i++) {
         memcpy(p, tx->vin[i].prevout.txid, 32);
@@ -87,6 +96,14 @@ static size_t hand_serialize(mempool_tx *tx, unsigned char *buf) {
     for (i = 0; i < tx->vout_count; i++) {
         p = put_le(p, (uint64_t)tx->vout[i].value, 8);
         p = put_script(p, &tx->vout[i].script_pubkey);
+    }
+    for (i = 0; any && i < tx->vin_count; i++) {
+        if (mempool_script_size(&tx->vin[i].witness) == 0) {
+            *p++ = 0;
+        } else {
+            *p++ = 1;
+            p = put_script(p, &tx->vin[i].witness);
+        }
     }
     p = put_le(p, tx->locktime, 4);
     return (size_t)(p - buf);
@@ -150,6 +167,9 @@ static void random_tx(mempool_tx *tx) {
         if (check_rng_below(4) == 0) {
             random_script(&tx->vin[i].script_sig);
         }
+        if (check_rng_below(4) == 0) {
+            random_script(&tx->vin[i].witness);
+        }
     }
     for (i = 0; i < nout; i++) {
         tx->vout[i].value = (int64_t)check_rng_u64();
@@ -157,19 +177,20 @@ static void random_tx(mempool_tx *tx) {
     }
 }
 
-/* txid = double SHA-256 of an independently written serialisation. */
+/* txid = double SHA-256 of an independently written serialisation; weight =
+ * 3 x its length + the length with witness data. */
 static void test_txid_random(void) {
-    static unsigned char buf[1 << 20];
+    static unsigned char buf[1 << 20], wbuf[1 << 20];
     byte_stream s;
     int iter;
     stream_init(&s);
     for (iter = 0; iter < 200; iter++) {
         mempool_tx tx;
         unsigned char want[32];
-        size_t n;
+        size_t n, wn;
         mempool_tx_init(&tx);
         random_tx(&tx);
-        n = hand_serialize(&tx, buf);
+        n = hand_serialize(&tx, buf, 0);
         dsha256(want, buf, n);
         CHECK(mempool_tx_serialized_size(&tx) == n);
         stream_clear(&s);
@@ -177,6 +198,10 @@ static void test_txid_random(void) {
         CHECK(s.size == n && memcmp(s.data, buf, n) == 0);
         CHECK(mempool_tx_finalize(&tx, &s) == 0);
         CHECKF(memcmp(tx.txid, want, 32) == 0 && tx.size == n, "iteration %d", iter);
+        wn = hand_serialize(&tx, wbuf, 1);
+        CHECKF(tx.weight == 3 * n + wn && tx.vsize == (3 * n + wn + 3) / 4,
+               "iteration %d: weight %u, vsize %u, sizes %zu and %zu", iter, tx.weight, tx.vsize,
+               n, wn);
         mempool_tx_destroy(&tx);
     }
     stream_destroy(&s);
@@ -256,7 +281,7 @@ static void test_workload(void) {
     for (i = 0; i < a.count && spent != NULL; i++) {
         const mempool_tx *tx = &a.txs[i];
         unsigned char want[32];
-        size_t n = hand_serialize((mempool_tx *)tx, buf);
+        size_t n = hand_serialize((mempool_tx *)tx, buf, 0);
         dsha256(want, buf, n);
         CHECK(memcmp(want, tx->txid, 32) == 0 && tx->size == n);
         CHECK(tx->vout_count >= 2 && tx->vout_count <= 11);
@@ -404,7 +429,7 @@ static void sums(const model *m, uint32_t qn, uint64_t *size, int64_t *fees) {
     *size = 0;
     *fees = 0;
     for (q = 0; q < qn; q++) {
-        *size += m->w->txs[m->queue[q]].size;
+        *size += m->w->txs[m->queue[q]].vsize;
         *fees += m->w->txs[m->queue[q]].fee;
     }
 }
@@ -432,7 +457,7 @@ static int same_set(model *m, mempool *pool, uint32_t i, int up, uint32_t qn) {
 /* Compares everything the pool reports with the model. */
 static void verify(model *m, mempool *pool) {
     size_t i, k, cnt = 0, listed, bad = 0;
-    uint64_t total = 0;
+    uint64_t total = 0, usage = 0;
     for (i = 0; i < m->n; i++) {
         const mempool_tx *t = &m->w->txs[i];
         mempool_entry_info info;
@@ -453,12 +478,15 @@ static void verify(model *m, mempool *pool) {
             continue;
         }
         cnt++;
-        total += t->size;
+        total += t->vsize;
         if (mempool_lookup(pool, t->txid, &info) != 0) {
             bad++;
             continue;
         }
-        bad += info.tx != t || info.fee != t->fee || info.size != t->size;
+        bad += info.tx != t || info.fee != t->fee || info.size != t->vsize;
+        /* An entry's share covers at least its transaction's memory. */
+        bad += info.usage < mempool_tx_dynamic_usage(t);
+        usage += info.usage;
         qn = closure(m, (uint32_t)i, 1);
         sums(m, qn, &size, &fees);
         bad += info.ancestor_count != qn || info.ancestor_size != size ||
@@ -473,6 +501,8 @@ static void verify(model *m, mempool *pool) {
     CHECKF(bad == 0, "%zu mismatches between the pool and the model", bad);
     CHECK(mempool_count(pool) == cnt);
     CHECK(mempool_total_size(pool) == total);
+    CHECK(mempool_dynamic_usage(pool) == usage);
+    CHECK((usage == 0) == (cnt == 0));
     listed = mempool_list(pool, m->buf, m->n);
     CHECK(listed == cnt);
     for (i = 0; i < listed && i < m->n; i++) {
@@ -487,9 +517,16 @@ typedef struct {
     model *m;
     unsigned char *evicted; /* members of evicted closures, by workload index */
     uint64_t limit;
+    int by_usage;         /* mempool_trim_to_usage, else mempool_trim */
+    int64_t max_rate;     /* highest evicted package rate + incremental fee */
     size_t packages, expected;
     mempool *pool;
 } trim_ctx;
+
+/* What the trim compares with its limit. */
+static uint64_t trim_measure(const trim_ctx *c) {
+    return c->by_usage ? mempool_dynamic_usage(c->pool) : mempool_total_size(c->pool);
+}
 
 /* Called before each eviction: the root must have the lowest descendant fee
  * rate in the pool, recomputed from scratch; records its closure. */
@@ -501,11 +538,14 @@ static void on_evict(void *arg, mempool *pool, const unsigned char txid[32]) {
     int64_t rfees, fees;
     uint32_t i, qn;
     CHECK(pool == c->pool);
-    CHECK(mempool_total_size(pool) > c->limit);
+    CHECK(trim_measure(c) > c->limit);
     if (!CHECK(root >= 0 && m->present[root])) {
         return;
     }
     sums(m, closure(m, (uint32_t)root, 0), &rsize, &rfees);
+    if (rfees * 1000 / (int64_t)rsize + MEMPOOL_INCREMENTAL_RELAY_FEE > c->max_rate) {
+        c->max_rate = rfees * 1000 / (int64_t)rsize + MEMPOOL_INCREMENTAL_RELAY_FEE;
+    }
     for (i = 0; i < m->n; i++) {
         if (!m->present[i]) {
             continue;
@@ -527,22 +567,27 @@ static void on_evict(void *arg, mempool *pool, const unsigned char txid[32]) {
     c->packages++;
 }
 
-/* Trims through the pool with the checking callback; the model follows. */
-static size_t model_trim(model *m, mempool *pool, uint64_t limit) {
+/* Trims through the pool with the checking callback (by total size, or by
+ * dynamic usage); the model follows. */
+static size_t model_trim(model *m, mempool *pool, uint64_t limit, int by_usage) {
     trim_ctx c;
     size_t n;
     c.m = m;
     c.evicted = calloc(m->n, 1);
     c.limit = limit;
+    c.by_usage = by_usage;
+    c.max_rate = mempool_min_fee_rate(pool);
     c.packages = c.expected = 0;
     c.pool = pool;
     if (c.evicted == NULL) {
         fprintf(stderr, "test_mempool: out of memory\n");
         exit(1);
     }
-    n = mempool_trim(pool, limit, on_evict, &c);
+    n = by_usage ? mempool_trim_to_usage(pool, limit, on_evict, &c)
+                 : mempool_trim(pool, limit, on_evict, &c);
     CHECK(n == c.expected);
-    CHECK(mempool_total_size(pool) <= limit);
+    CHECK(trim_measure(&c) <= limit);
+    CHECK(mempool_min_fee_rate(pool) == c.max_rate);
     free(c.evicted);
     return c.packages;
 }
@@ -630,8 +675,9 @@ static void test_model_random(void) {
             lowest = 0;
             removes++;
         } else if (op < 10) {
-            uint64_t total = mempool_total_size(pool);
-            packages += model_trim(&m, pool, total * check_rng_below(101) / 100);
+            int by_usage = op == 9;
+            uint64_t total = by_usage ? mempool_dynamic_usage(pool) : mempool_total_size(pool);
+            packages += model_trim(&m, pool, total * check_rng_below(101) / 100, by_usage);
             lowest = 0;
             trims++;
         } else if (op == 10) {
@@ -698,11 +744,14 @@ static void test_model_random(void) {
         }
     }
     verify(&m, pool);
-    packages += model_trim(&m, pool, mempool_total_size(pool) * 3 / 4);
+    packages += model_trim(&m, pool, mempool_dynamic_usage(pool) * 3 / 4, 1);
     verify(&m, pool);
-    packages += model_trim(&m, pool, 0);
+    packages += model_trim(&m, pool, mempool_total_size(pool) / 2, 0);
+    verify(&m, pool);
+    packages += model_trim(&m, pool, 0, 0);
     verify(&m, pool);
     CHECK(mempool_count(pool) == 0 && mempool_total_size(pool) == 0);
+    CHECK(mempool_dynamic_usage(pool) == 0);
     CHECK(adds > 0 && removes > 0 && trims > 0 && refused > 0 && packages > 0);
     mempool_free(pool);
     model_free(&m);
@@ -799,7 +848,7 @@ static void test_refusals(void) {
         make_tx(&bad, &s, &in, 1, 1, -1);
         CHECK(mempool_add(pool, &bad) == MEMPOOL_ERR_INVALID);
         bad.fee = 0;
-        bad.size = 0;
+        bad.vsize = 0; /* as if never finalized */
         CHECK(mempool_add(pool, &bad) == MEMPOOL_ERR_INVALID);
         mempool_tx_destroy(&bad);
     }
@@ -1512,6 +1561,169 @@ static void test_steady_state(void) {
     mempool_workload_destroy(&w);
 }
 
+/* ---- dynamic memory usage and Core's TrimToSize ------------------------------ */
+
+/* The allocator model and a transaction's memory, by hand. */
+static void test_tx_usage(void) {
+    mempool_tx tx;
+    unsigned char b[29] = {0};
+    size_t base;
+    if (sizeof(size_t) == 8) {
+        CHECK(mempool_malloc_usage(0) == 0 && mempool_malloc_usage(1) == 32 &&
+              mempool_malloc_usage(24) == 32 && mempool_malloc_usage(25) == 48 &&
+              mempool_malloc_usage(40) == 48 && mempool_malloc_usage(41) == 64);
+    }
+    mempool_tx_init(&tx);
+    CHECK(mempool_tx_dynamic_usage(&tx) == sizeof(mempool_tx));
+    CHECK(mempool_tx_set_counts(&tx, 2, 3) == 0);
+    base = sizeof(mempool_tx) + mempool_malloc_usage(2 * sizeof(mempool_txin)) +
+           mempool_malloc_usage(3 * sizeof(mempool_txout));
+    CHECK(mempool_tx_dynamic_usage(&tx) == base);
+    /* 28 bytes stay inline (in the arrays already counted); 29 take a block. */
+    CHECK(mempool_script_assign(&tx.vout[1].script_pubkey, b, 28) == 0);
+    CHECK(mempool_tx_dynamic_usage(&tx) == base);
+    CHECK(mempool_script_assign(&tx.vin[1].witness, b, 29) == 0);
+    CHECK(mempool_tx_dynamic_usage(&tx) == base + mempool_malloc_usage(29));
+    CHECK(mempool_script_assign(&tx.vin[0].script_sig, b, 29) == 0);
+    CHECK(mempool_tx_dynamic_usage(&tx) == base + 2 * mempool_malloc_usage(29));
+    mempool_tx_destroy(&tx);
+}
+
+/* The pool's usage is the sum of its entries' shares: an add raises it by the
+ * new entry's share, removing that entry lowers it by the same, whatever else
+ * happened in between; an empty pool uses 0. */
+static void test_pool_usage(void) {
+    mempool *pool = mempool_new(NULL);
+    mempool_tx t[MEMPOOL_EVICTION_TXS];
+    mempool_entry_info info;
+    uint64_t share[MEMPOOL_EVICTION_TXS], before, sum;
+    size_t removed = 0;
+    int i;
+    if (!CHECK(pool != NULL) || !CHECK(mempool_eviction_make(t) == 0)) {
+        mempool_free(pool);
+        return;
+    }
+    CHECK(mempool_dynamic_usage(pool) == 0);
+    for (i = 0; i < MEMPOOL_EVICTION_TXS; i++) {
+        before = mempool_dynamic_usage(pool);
+        CHECK(mempool_add(pool, &t[i]) == MEMPOOL_OK);
+        CHECK(mempool_lookup(pool, t[i].txid, &info) == 0);
+        share[i] = info.usage;
+        CHECK(info.usage >= mempool_tx_dynamic_usage(&t[i]));
+        CHECK(mempool_dynamic_usage(pool) == before + info.usage);
+    }
+    /* Shares are fixed at add time: the sum still matches after all adds. */
+    for (i = 0, sum = 0; i < MEMPOOL_EVICTION_TXS; i++) {
+        CHECK(mempool_lookup(pool, t[i].txid, &info) == 0 && info.usage == share[i]);
+        sum += info.usage;
+    }
+    CHECK(mempool_dynamic_usage(pool) == sum);
+    /* tx1 and tx3 have the same shape; tx3 has an in-pool parent (tx2) where
+     * tx1 has a confirmed input, and the two cost differently. */
+    CHECK(t[0].size == t[2].size && share[0] != share[2]);
+    /* A failed add changes nothing. */
+    before = mempool_dynamic_usage(pool);
+    CHECK(mempool_add(pool, &t[3]) == MEMPOOL_ERR_DUPLICATE);
+    CHECK(mempool_dynamic_usage(pool) == before);
+    /* Removing tx5 takes tx7 too. */
+    CHECK(mempool_remove(pool, t[4].txid, &removed) == MEMPOOL_OK && removed == 2);
+    CHECK(mempool_dynamic_usage(pool) == sum - share[4] - share[6]);
+    CHECK(mempool_add(pool, &t[4]) == MEMPOOL_OK);
+    CHECK(mempool_add(pool, &t[6]) == MEMPOOL_OK);
+    CHECK(mempool_dynamic_usage(pool) == sum);
+    CHECK(mempool_remove(pool, t[3].txid, &removed) == MEMPOOL_OK && removed == 4);
+    CHECK(mempool_remove(pool, t[0].txid, &removed) == MEMPOOL_OK && removed == 1);
+    CHECK(mempool_dynamic_usage(pool) == share[1] + share[2]);
+    CHECK(mempool_remove(pool, t[1].txid, &removed) == MEMPOOL_OK && removed == 2);
+    CHECK(mempool_dynamic_usage(pool) == 0 && mempool_count(pool) == 0);
+    mempool_free(pool);
+    for (i = 0; i < MEMPOOL_EVICTION_TXS; i++) {
+        mempool_tx_destroy(&t[i]);
+    }
+}
+
+/* The MempoolEviction set, by hand. Sizes: tx1, tx2, tx3 serialise to 63
+ * bytes (4 version, 1 input count, 42 input, 1 output count, 11 output, 4
+ * locktime) and add 5 of witness data (marker, flag, a one-item stack of one
+ * byte), weight 3 x 63 + 68 = 257, vsize 65; tx4 to tx7 (two inputs, two
+ * outputs) serialise to 116 bytes and add 8, weight 472, vsize 118.
+ * Descendant packages and their rates (satoshi per 1000 vbytes, rounded
+ * down): tx1 10000/65 (153846); tx2+tx3 25000/130 (192307); tx3 20000/65;
+ * tx4+tx5+tx6+tx7 18100/472 (38347); tx5+tx7 10000/236; tx6+tx7 10100/236;
+ * tx7 9000/118. Trimming to 3/4 of the usage evicts tx4's package alone (four
+ * of the seven entries, and the larger ones); trimming to tx1's vsize then
+ * evicts tx1 (153846), then tx2's package. */
+static void test_eviction_set(void) {
+    mempool *pool = mempool_new(NULL);
+    mempool_tx t[MEMPOOL_EVICTION_TXS];
+    evict_log log;
+    mempool_entry_info info;
+    uint64_t limit;
+    int i, round;
+    if (!CHECK(pool != NULL) || !CHECK(mempool_eviction_make(t) == 0)) {
+        mempool_free(pool);
+        return;
+    }
+    for (i = 0; i < MEMPOOL_EVICTION_TXS; i++) {
+        int wide = i >= 3;
+        CHECKF(t[i].size == (wide ? 116u : 63u) && t[i].weight == (wide ? 472u : 257u) &&
+               t[i].vsize == (wide ? 118u : 65u), "tx%d: size %u, weight %u, vsize %u", i + 1,
+               t[i].size, t[i].weight, t[i].vsize);
+    }
+    CHECK(memcmp(t[2].vin[0].prevout.txid, t[1].txid, 32) == 0 && t[2].vin[0].prevout.n == 0);
+    CHECK(memcmp(t[6].vin[1].prevout.txid, t[5].txid, 32) == 0);
+    /* Twice: the second round runs on a pool that has been filled and emptied. */
+    for (round = 0; round < 2; round++) {
+        for (i = 0; i < MEMPOOL_EVICTION_TXS; i++) {
+            CHECK(mempool_add(pool, &t[i]) == MEMPOOL_OK);
+        }
+        CHECK(mempool_lookup(pool, t[3].txid, &info) == 0 && info.descendant_count == 4 &&
+              info.descendant_size == 472 && info.descendant_fees == 18100);
+        CHECK(mempool_lookup(pool, t[6].txid, &info) == 0 && info.ancestor_count == 4);
+        log.n = 0;
+        limit = mempool_dynamic_usage(pool) * 3 / 4;
+        CHECK(mempool_trim_to_usage(pool, limit, log_evict, &log) == 4);
+        CHECK(log.n == 1 && memcmp(log.txids[0], t[3].txid, 32) == 0);
+        CHECK(mempool_count(pool) == 3 && mempool_dynamic_usage(pool) <= limit);
+        CHECK(mempool_exists(pool, t[0].txid) && mempool_exists(pool, t[1].txid) &&
+              mempool_exists(pool, t[2].txid));
+        /* 18100 * 1000 / 472 = 38347.4, plus the incremental relay fee; the
+         * second round's first trim evicts the same and keeps the higher rate
+         * from the first round's second trim. */
+        CHECK(mempool_min_fee_rate(pool) == (round == 0 ? 38347 + 1000 : 192307 + 1000));
+        log.n = 0;
+        CHECK(mempool_trim_to_usage(pool, t[0].vsize, log_evict, &log) == 3);
+        CHECK(log.n == 2 && memcmp(log.txids[0], t[0].txid, 32) == 0 &&
+              memcmp(log.txids[1], t[1].txid, 32) == 0);
+        CHECK(mempool_count(pool) == 0 && mempool_dynamic_usage(pool) == 0);
+        CHECK(mempool_min_fee_rate(pool) == 192307 + 1000);
+    }
+    /* A limit the pool is already under evicts nothing and keeps the rate. */
+    CHECK(mempool_add(pool, &t[0]) == MEMPOOL_OK);
+    CHECK(mempool_trim_to_usage(pool, mempool_dynamic_usage(pool), NULL, NULL) == 0);
+    CHECK(mempool_count(pool) == 1 && mempool_min_fee_rate(pool) == 192307 + 1000);
+    mempool_free(pool);
+    for (i = 0; i < MEMPOOL_EVICTION_TXS; i++) {
+        mempool_tx_destroy(&t[i]);
+    }
+}
+
+/* Every allocation of mempool_eviction_make may fail; it then owns nothing. */
+static void test_eviction_set_alloc_failure(void) {
+    mempool_tx t[MEMPOOL_EVICTION_TXS];
+    long k;
+    int i, rc = -1;
+    for (k = 0; rc != 0 && k < 1000; k++) {
+        bb_alloc_fail_after(k);
+        rc = mempool_eviction_make(t);
+        bb_alloc_fail_after(-1);
+    }
+    CHECK(rc == 0 && k > 1);
+    for (i = 0; rc == 0 && i < MEMPOOL_EVICTION_TXS; i++) {
+        mempool_tx_destroy(&t[i]);
+    }
+}
+
 int main(int argc, char **argv) {
     int i;
     (void)argc;
@@ -1523,6 +1735,10 @@ int main(int argc, char **argv) {
     test_workload_alloc_failure();
     test_refusals();
     test_trim_order();
+    test_tx_usage();
+    test_pool_usage();
+    test_eviction_set();
+    test_eviction_set_alloc_failure();
     test_fee_limits();
     test_partial_lists();
     test_late_parent();

@@ -10,6 +10,7 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 expected="ComplexMemPool
+MempoolEviction
 PrevectorClearNontrivial
 PrevectorClearTrivial
 PrevectorDeserializeNontrivial

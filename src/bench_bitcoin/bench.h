@@ -17,6 +17,7 @@
 
 #define BENCH_BITCOIN_LIST(BENCHMARK) \
     BENCHMARK(ComplexMemPool) \
+    BENCHMARK(MempoolEviction) \
     BENCHMARK(PrevectorClearNontrivial) \
     BENCHMARK(PrevectorClearTrivial) \
     BENCHMARK(PrevectorDeserializeNontrivial) \

@@ -73,6 +73,7 @@ typedef struct {
     uint32_t heap_pos;
     uint32_t next_free;
     uint32_t n_outside; /* inputs whose parent was not in the pool at add time */
+    uint64_t usage;     /* its share of mempool_dynamic_usage (entry_usage) */
 } entry;
 
 typedef struct {
@@ -104,6 +105,8 @@ struct mempool {
     size_t count;
     uint64_t total_size;
     uint64_t total_fees;  /* <= INT64_MAX (mempool_add refuses more) */
+    uint64_t usage;       /* sum of the entries' usage */
+    int64_t min_fee_rate; /* rolling minimum, satoshi per 1000 vbytes */
     /* txid -> its entry; outpoint -> the entry spending it; outside: per
      * txid not in the pool that inputs of entries spend, a record (its txid
      * in otxid, densely packed) and the number of such inputs. An input stays
@@ -575,6 +578,24 @@ static int reserve_entry(mempool *p) {
     return 0;
 }
 
+/* The memory model of doc/mempool.md: what an entry with np in-pool parents,
+ * na in-pool ancestors and nout inputs spending from outside the pool costs.
+ * Every term is fixed when the entry comes in (its parents and ancestors
+ * never change while it is in the pool), so the pool's total is a plain sum
+ * that an add raises and a removal lowers by the same amount. Tables count
+ * two slots per key (their load is at most 1/2); the parent term counts both
+ * the (parent, index) pair in the entry's list and the entry's place in the
+ * parent's child list; an outside input counts a record and its slots as if
+ * it were the only one spending its txid. */
+static uint64_t entry_usage(const mempool_tx *tx, uint32_t np, uint32_t na, uint32_t nout) {
+    const uint64_t fixed = sizeof(entry) + sizeof(hot) + 3 * sizeof(idx_vec) +
+                           4 * sizeof(uint32_t) /* mark, heap, work1, work2 */ +
+                           1 /* rm */ + 2 * sizeof(slot) /* txids */;
+    return fixed + mempool_tx_dynamic_usage(tx) + 2 * sizeof(slot) * (uint64_t)tx->vin_count +
+           3 * sizeof(uint32_t) * (uint64_t)np + sizeof(uint32_t) * (uint64_t)na +
+           (2 * sizeof(slot) + 32) * (uint64_t)nout;
+}
+
 int mempool_add(mempool *p, const mempool_tx *tx) {
     uint64_t h = hash_txid(p, tx->txid);
     uint32_t xi, np = 0, qn, i, j, ep, nout = 0;
@@ -583,7 +604,7 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
     hot *xh;
     pkg_stats anc;
 
-    if (tx->fee < 0 || tx->fee > MAX_MONEY || tx->size == 0 || tx->vin_count >= NONE) {
+    if (tx->fee < 0 || tx->fee > MAX_MONEY || tx->vsize == 0 || tx->vin_count >= NONE) {
         return MEMPOOL_ERR_INVALID;
     }
     if (find_txid(p, tx->txid, h) != NONE) {
@@ -691,6 +712,7 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
     x->txid_hash = h;
     x->seq = p->seq++;
     x->n_outside = nout;
+    x->usage = entry_usage(tx, np, qn, nout);
     /* The inputs found outside above, found again (before tx's own txid is in
      * the table). Only transactions with such inputs pay for this: in
      * ComplexMemPool, the 100 base transactions. */
@@ -704,7 +726,7 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
     }
     xh = &p->h[xi];
     xh->fee = (uint64_t)tx->fee;
-    xh->size = tx->size;
+    xh->size = tx->vsize;
     xh->desc.count = 1;
     xh->desc.size = xh->size;
     xh->desc.fees = xh->fee;
@@ -738,6 +760,7 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
     p->count++;
     p->total_size += xh->size;
     p->total_fees += xh->fee;
+    p->usage += x->usage;
     p->heap_valid = 0;
     return MEMPOOL_OK;
 }
@@ -860,6 +883,7 @@ static size_t remove_closure(mempool *p, uint32_t root) {
         p->count--;
         p->total_size -= p->h[xi].size;
         p->total_fees -= p->h[xi].fee;
+        p->usage -= x->usage;
         p->par[xi].n = 0;
         p->anc[xi].n = 0;
         p->chi[xi].n = 0;
@@ -896,20 +920,59 @@ int mempool_remove(mempool *p, const unsigned char txid[32], size_t *removed) {
     return i == NONE ? MEMPOOL_ERR_NOT_FOUND : MEMPOOL_OK;
 }
 
-size_t mempool_trim(mempool *p, uint64_t limit, mempool_evict_fn on_evict, void *arg) {
+/* fees * 1000 / size rounded down (size > 0), at most INT64_MAX. */
+static int64_t fee_rate_per_kvb(uint64_t fees, uint64_t size) {
+    uint64_t q = fees / size, r = fees % size, rest;
+    if (q > (uint64_t)INT64_MAX / 1000) {
+        return INT64_MAX;
+    }
+    /* r < size; r * 1000 fits unless size passes 2^64 / 1000, which no sum of
+     * 32-bit sizes in a pool that fits in memory reaches; scale down then. */
+    rest = size <= UINT64_MAX / 1000 ? r * 1000 / size : r / (size / 1000);
+    rest += q * 1000;
+    return rest > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)rest;
+}
+
+/* Evicts packages, lowest descendant fee rate first, while *measure (the
+ * pool's total size or usage, which each eviction lowers) exceeds limit. */
+static size_t trim(mempool *p, const uint64_t *measure, uint64_t limit, mempool_evict_fn on_evict,
+                   void *arg) {
     size_t n = 0;
-    while (p->total_size > limit) {
+    while (p->count > 0 && *measure > limit) {
         uint32_t root;
+        int64_t rate;
         if (!p->heap_valid) {
             heap_build(p);
         }
         root = p->heap[0];
+        rate = fee_rate_per_kvb(p->h[root].desc.fees, p->h[root].desc.size);
+        rate = rate > INT64_MAX - MEMPOOL_INCREMENTAL_RELAY_FEE
+                   ? INT64_MAX : rate + MEMPOOL_INCREMENTAL_RELAY_FEE;
+        if (rate > p->min_fee_rate) {
+            p->min_fee_rate = rate;
+        }
         if (on_evict != NULL) {
             on_evict(arg, p, p->e[root].tx->txid);
         }
         n += remove_closure(p, root);
     }
     return n;
+}
+
+size_t mempool_trim(mempool *p, uint64_t limit, mempool_evict_fn on_evict, void *arg) {
+    return trim(p, &p->total_size, limit, on_evict, arg);
+}
+
+size_t mempool_trim_to_usage(mempool *p, uint64_t limit, mempool_evict_fn on_evict, void *arg) {
+    return trim(p, &p->usage, limit, on_evict, arg);
+}
+
+int64_t mempool_min_fee_rate(const mempool *p) {
+    return p->min_fee_rate;
+}
+
+uint64_t mempool_dynamic_usage(const mempool *p) {
+    return p->usage;
 }
 
 /* ---- queries ----------------------------------------------------------------- */
@@ -935,6 +998,7 @@ int mempool_lookup(const mempool *p, const unsigned char txid[32], mempool_entry
     info->descendant_count = p->h[i].desc.count;
     info->descendant_size = p->h[i].desc.size;
     info->descendant_fees = (int64_t)p->h[i].desc.fees;
+    info->usage = x->usage;
     return 0;
 }
 

@@ -8,14 +8,24 @@
  *                on in the pool (parents, their parents, ...);
  *   descendants: count, size and fees of the entry and everything in the pool
  *                that depends on it.
- * Sizes are serialised sizes in bytes; counts and sums include the entry
- * itself, as in Core. A fee is at most Bitcoin's MAX_MONEY and the pool's
+ * Sizes are virtual sizes (mempool_tx's vsize: weight / 4 rounded up, which is
+ * the serialised size for a transaction without witness data), as Core's;
+ * counts and sums include the entry itself, as in Core. A fee is at most Bitcoin's MAX_MONEY and the pool's
  * fees at most INT64_MAX in all, so every fee sum is exact.
  *
  * Transactions are found by txid through a hash table keyed with salted
  * SipHash, and spent outpoints map to the entry that spends them (what
  * detects a double spend). Trimming evicts the package (an entry and all its
- * descendants) with the lowest descendant fee rate first.
+ * descendants) with the lowest descendant fee rate first, until the pool's
+ * total size (mempool_trim) or its dynamic memory usage (mempool_trim_to_usage,
+ * Core's TrimToSize) is under a limit, and raises the pool's minimum fee rate
+ * to what the evicted packages paid plus MEMPOOL_INCREMENTAL_RELAY_FEE.
+ *
+ * Dynamic memory usage is a model, defined in doc/mempool.md: per entry, the
+ * transaction's memory (mempool_tx_dynamic_usage) and the pool's bookkeeping
+ * for it, fixed when it is added, so that the total rises and falls by exactly
+ * the entry's share with each add and removal, and is 0 for an empty pool.
+ * Spare capacity the pool keeps for reuse is not counted.
  *
  * The pool does not copy transactions: it keeps the pointer given to
  * mempool_add, and the caller must keep that transaction alive and unchanged
@@ -40,7 +50,7 @@ enum {
                                  * pool, or one spent twice by the transaction itself */
     MEMPOOL_ERR_INVALID = -4,   /* fee negative or above MAX_MONEY (2.1e15: 21 million
                                  * coins in satoshi), the pool's total fees would pass
-                                 * INT64_MAX (so no fee sum can overflow), zero size
+                                 * INT64_MAX (so no fee sum can overflow), zero vsize
                                  * (not finalized), or an input naming an output its
                                  * in-pool parent lacks */
     MEMPOOL_ERR_NOT_FOUND = -5, /* no transaction with this txid in the pool */
@@ -53,6 +63,10 @@ enum {
 
 typedef struct mempool mempool;
 
+/* Core's DEFAULT_INCREMENTAL_RELAY_FEE, in satoshi per 1000 vbytes: what a
+ * trim adds to an evicted package's fee rate to get the pool's minimum. */
+#define MEMPOOL_INCREMENTAL_RELAY_FEE 1000
+
 /* An entry's state, as mempool_lookup reports it. */
 typedef struct {
     const mempool_tx *tx;
@@ -62,6 +76,7 @@ typedef struct {
     int64_t ancestor_fees;
     uint64_t descendant_count, descendant_size;
     int64_t descendant_fees;
+    uint64_t usage;  /* the entry's share of mempool_dynamic_usage, in bytes */
 } mempool_entry_info;
 
 /* A new empty pool. salt, when not NULL, is the SipHash key (k0, k1) of its
@@ -87,16 +102,34 @@ int mempool_add(mempool *pool, const mempool_tx *tx);
  * memory. */
 int mempool_remove(mempool *pool, const unsigned char txid[32], size_t *removed);
 
-/* Called by mempool_trim before each eviction with the txid of the package's
+/* Called by mempool_trim and mempool_trim_to_usage before each eviction with the txid of the package's
  * root (the entry whose descendant fee rate is lowest); the pool is still
  * intact during the call, which must not change it. */
 typedef void (*mempool_evict_fn)(void *arg, mempool *pool, const unsigned char txid[32]);
 
 /* While the pool's total size exceeds limit, evicts the package with the
  * lowest descendant fee rate (descendant fees / descendant size; ties go to
- * the most recently added root). on_evict may be NULL. Returns how many
+ * the most recently added root). Each eviction raises the minimum fee rate
+ * (mempool_min_fee_rate) to at least the package's rate plus
+ * MEMPOOL_INCREMENTAL_RELAY_FEE. on_evict may be NULL. Returns how many
  * transactions were evicted. Never allocates. */
 size_t mempool_trim(mempool *pool, uint64_t limit, mempool_evict_fn on_evict, void *arg);
+
+/* Core's TrimToSize: mempool_trim, but while mempool_dynamic_usage exceeds
+ * limit. */
+size_t mempool_trim_to_usage(mempool *pool, uint64_t limit, mempool_evict_fn on_evict,
+                             void *arg);
+
+/* The pool's dynamic memory usage in bytes, by the model above: the sum of its
+ * entries' usage (mempool_entry_info); 0 when empty. */
+uint64_t mempool_dynamic_usage(const mempool *pool);
+
+/* The rolling minimum fee rate, in satoshi per 1000 vbytes: 0 for a new pool,
+ * then the highest (package fee rate, rounded down, + incremental relay fee)
+ * of any package a trim evicted (at most INT64_MAX). Core lets this decay over
+ * time once a block has come since the last rise; the toy pool has neither a
+ * clock nor blocks, so it only rises. */
+int64_t mempool_min_fee_rate(const mempool *pool);
 
 /* 1 when a transaction with this txid is in the pool, else 0. */
 int mempool_exists(const mempool *pool, const unsigned char txid[32]);
@@ -121,7 +154,7 @@ int mempool_descendants(mempool *pool, const unsigned char txid[32],
 /* Number of transactions in the pool. */
 size_t mempool_count(const mempool *pool);
 
-/* Sum of the serialised sizes of the transactions in the pool, in bytes. */
+/* Sum of the virtual sizes of the transactions in the pool, in vbytes. */
 uint64_t mempool_total_size(const mempool *pool);
 
 /* Writes the first min(count, cap) transactions of the pool to out, in no

@@ -14,6 +14,7 @@ static void free_io(mempool_txin *vin, size_t n_in, mempool_txout *vout, size_t 
     size_t i;
     for (i = 0; i < n_in; i++) {
         mempool_script_destroy(&vin[i].script_sig);
+        mempool_script_destroy(&vin[i].witness);
     }
     for (i = 0; i < n_out; i++) {
         mempool_script_destroy(&vout[i].script_pubkey);
@@ -41,6 +42,7 @@ int mempool_tx_set_counts(mempool_tx *tx, size_t n_in, size_t n_out) {
     for (i = 0; i < n_in; i++) {
         memset(&vin[i].prevout, 0, sizeof(vin[i].prevout));
         mempool_script_init(&vin[i].script_sig);
+        mempool_script_init(&vin[i].witness);
         vin[i].sequence = 0xffffffffu;
     }
     for (i = 0; i < n_out; i++) {
@@ -118,17 +120,62 @@ int mempool_tx_serialize(const mempool_tx *tx, byte_stream *s) {
     return serialize(tx, s);
 }
 
+/* Bytes the witness data adds to the serialisation: 0 without any, else the
+ * marker and flag and every input's stack (0 or 1 item). */
+static size_t witness_size(const mempool_tx *tx) {
+    size_t n = 2, i, len;
+    int any = 0;
+    for (i = 0; i < tx->vin_count; i++) {
+        len = mempool_script_size(&tx->vin[i].witness);
+        any |= len > 0;
+        n += len > 0 ? 1 + stream_compact_size_len(len) + len : 1;
+    }
+    return any ? n : 0;
+}
+
 int mempool_tx_finalize(mempool_tx *tx, byte_stream *scratch) {
     unsigned char h[SHA256_OUTPUT_SIZE];
+    size_t wit;
     stream_clear(scratch);
     if (mempool_tx_serialize(tx, scratch) != 0) {
         return -1;
     }
-    if (scratch->size > UINT32_MAX) {
+    /* weight = 4 x size + wit must fit in 32 bits. */
+    wit = witness_size(tx);
+    if (scratch->size > UINT32_MAX / 4 || wit > UINT32_MAX - 4 * scratch->size) {
         return -1;
     }
     sha256_hash(h, scratch->data, scratch->size);
     sha256_hash(tx->txid, h, sizeof(h));
     tx->size = (uint32_t)scratch->size;
+    tx->weight = (uint32_t)(4 * scratch->size + wit);
+    tx->vsize = tx->weight / 4 + (tx->weight % 4 != 0);
     return 0;
+}
+
+size_t mempool_malloc_usage(size_t n) {
+    const size_t align = 2 * sizeof(size_t), least = 4 * sizeof(size_t);
+    size_t c;
+    if (n == 0) {
+        return 0;
+    }
+    if (n > SIZE_MAX - sizeof(size_t) - align) {
+        return SIZE_MAX;
+    }
+    c = (n + sizeof(size_t) + align - 1) / align * align;
+    return c < least ? least : c;
+}
+
+size_t mempool_tx_dynamic_usage(const mempool_tx *tx) {
+    size_t n = sizeof(*tx), i;
+    n += mempool_malloc_usage(tx->vin_count * sizeof(mempool_txin));
+    n += mempool_malloc_usage(tx->vout_count * sizeof(mempool_txout));
+    for (i = 0; i < tx->vin_count; i++) {
+        n += mempool_malloc_usage(mempool_script_allocated_memory(&tx->vin[i].script_sig));
+        n += mempool_malloc_usage(mempool_script_allocated_memory(&tx->vin[i].witness));
+    }
+    for (i = 0; i < tx->vout_count; i++) {
+        n += mempool_malloc_usage(mempool_script_allocated_memory(&tx->vout[i].script_pubkey));
+    }
+    return n;
 }

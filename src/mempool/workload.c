@@ -122,3 +122,74 @@ fail:
     mempool_workload_destroy(w);
     return -1;
 }
+
+/* One input of the MempoolEviction set: the index of the transaction it
+ * spends (-1: a confirmed outpoint) and which output, the opcode number of
+ * its script_sig and its witness byte. */
+typedef struct {
+    int parent, n, sig, wit;
+} ev_in;
+
+typedef struct {
+    int n_in;
+    ev_in in[2];
+    int n_out, out_op;
+    int64_t fee;
+} ev_tx;
+
+static const ev_tx eviction_set[MEMPOOL_EVICTION_TXS] = {
+    {1, {{-1, 0, 1, 1}}, 1, 1, 10000},
+    {1, {{-1, 0, 2, 2}}, 1, 2, 5000},
+    {1, {{1, 0, 2, 3}}, 1, 3, 20000},
+    {2, {{-1, 0, 4, 4}, {-1, 0, 4, 4}}, 2, 4, 7000},
+    {2, {{3, 0, 4, 4}, {-1, 0, 5, 5}}, 2, 5, 1000},
+    {2, {{3, 1, 4, 4}, {-1, 0, 6, 6}}, 2, 6, 1100},
+    {2, {{4, 0, 5, 5}, {5, 0, 6, 6}}, 2, 7, 9000},
+};
+
+int mempool_eviction_make(mempool_tx txs[MEMPOOL_EVICTION_TXS]) {
+    const int64_t coin = 100000000;
+    const unsigned char op_equal = 0x87;
+    byte_stream scratch;
+    uint64_t confirmed = 0;
+    int i, k, made = 0, rc = 0;
+    stream_init(&scratch);
+    for (i = 0; i < MEMPOOL_EVICTION_TXS && rc == 0; i++) {
+        const ev_tx *e = &eviction_set[i];
+        mempool_tx *tx = &txs[i];
+        mempool_tx_init(tx);
+        made++;
+        rc = mempool_tx_set_counts(tx, (size_t)e->n_in, (size_t)e->n_out);
+        for (k = 0; k < e->n_in && rc == 0; k++) {
+            const ev_in *in = &e->in[k];
+            unsigned char sig = (unsigned char)(0x50 + in->sig), wit = (unsigned char)in->wit;
+            if (in->parent < 0) {
+                fake_outpoint(&tx->vin[k].prevout, UINT64_C(0x4576696374696f6e), confirmed++);
+            } else {
+                memcpy(tx->vin[k].prevout.txid, txs[in->parent].txid, 32);
+                tx->vin[k].prevout.n = (uint32_t)in->n;
+            }
+            rc = mempool_script_assign(&tx->vin[k].script_sig, &sig, 1) |
+                 mempool_script_assign(&tx->vin[k].witness, &wit, 1);
+        }
+        for (k = 0; k < e->n_out && rc == 0; k++) {
+            unsigned char spk[2];
+            spk[0] = (unsigned char)(0x50 + e->out_op);
+            spk[1] = op_equal;
+            tx->vout[k].value = 10 * coin;
+            rc = mempool_script_assign(&tx->vout[k].script_pubkey, spk, 2);
+        }
+        tx->fee = e->fee;
+        if (rc == 0) {
+            rc = mempool_tx_finalize(tx, &scratch);
+        }
+    }
+    stream_destroy(&scratch);
+    if (rc != 0) {
+        for (i = 0; i < made; i++) {
+            mempool_tx_destroy(&txs[i]);
+        }
+        return -1;
+    }
+    return 0;
+}

@@ -35,4 +35,21 @@ int mempool_workload_make(mempool_workload *w, size_t child_txs, uint64_t seed);
 /* Frees every transaction; w then owns nothing. */
 void mempool_workload_destroy(mempool_workload *w);
 
+/* The MempoolEviction set (Core's bench/mempool_eviction.cpp): seven small
+ * transactions, txs[0] to txs[6] being Core's tx1 to tx7. Every input has a
+ * one-byte script_sig (OP_n) and a witness of one one-byte item; every output
+ * is worth 10 coins and has the script OP_n OP_EQUAL. tx1, tx2 and tx4 (two
+ * inputs, two outputs) spend only made-up confirmed outpoints; tx3 spends
+ * tx2:0; tx5 and tx6 (two outputs each) spend tx4:0 and tx4:1 and one
+ * confirmed outpoint each; tx7 (two outputs) spends tx5:0 and tx6:0. Fees are
+ * 10000, 5000, 20000, 7000, 1000, 1100 and 9000 satoshi. (Core gives the
+ * confirmed inputs the null outpoint, several times over, which its benchmark's
+ * unchecked add lets pass; this pool refuses double spends, so each gets an
+ * outpoint of its own, of the same size.) */
+#define MEMPOOL_EVICTION_TXS 7
+
+/* Makes the seven finalized transactions into txs (which need no init). 0, or
+ * -1 when memory runs out (then txs own nothing). */
+int mempool_eviction_make(mempool_tx txs[MEMPOOL_EVICTION_TXS]);
+
 #endif
