@@ -2,7 +2,10 @@
  * (reference values from an independent Python computation: brute-force
  * enumeration of the signed-rank and rank-sum distributions for small n,
  * scipy's exact Wilcoxon and Mann-Whitney p-values at the critical values,
- * scipy's normal quantile for the large-n approximations). */
+ * scipy's normal quantile for the large-n approximations); the order of
+ * rounds; nb_compare and nb_setup on a fake clock: interleaving, equal
+ * iteration counts, exact ratios, drift, setup untimed and once per epoch,
+ * the table, bad arguments and allocation failures. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -217,13 +220,498 @@ static void test_bad_arguments(void)
     CHECK(nb_stats_paired(a, b, 8, 1, 0.95, &r) == 0);
 }
 
+/* ---- the order of rounds ---- */
+
+/* Over one block every alternative takes every position equally often (a
+ * linear drift cancels) and every ordered pair of neighbours within a round
+ * occurs equally often (carry-over is balanced); each row is a permutation. */
+static void test_order(void)
+{
+    size_t n, row, j;
+    size_t order[9];
+    size_t two[2][2] = { { 0, 1 }, { 1, 0 } };
+    CHECK(nb_compare_block(2) == 2 && nb_compare_block(3) == 6 && nb_compare_block(4) == 4);
+    for (row = 0; row < 2; ++row) {
+        nb_compare_order(2, row, order);
+        CHECK(order[0] == two[row][0] && order[1] == two[row][1]);   /* AB, BA */
+    }
+    for (n = 2; n <= 9; ++n) {
+        size_t pos[9][9], pair[9][9], block = nb_compare_block(n), seen, a, b;
+        memset(pos, 0, sizeof(pos));
+        memset(pair, 0, sizeof(pair));
+        for (row = 0; row < block; ++row) {
+            nb_compare_order(n, row, order);
+            seen = 0;
+            for (j = 0; j < n; ++j) {
+                seen |= (size_t)1 << order[j];
+                pos[order[j]][j]++;
+                if (j > 0)
+                    pair[order[j - 1]][order[j]]++;
+            }
+            CHECK(seen == ((size_t)1 << n) - 1);
+        }
+        for (a = 0; a < n; ++a) {
+            for (b = 0; b < n; ++b) {
+                CHECKF(pos[a][b] == block / n, "n %zu: alternative %zu at %zu: %zu times", n,
+                       a, b, pos[a][b]);
+                if (a != b)
+                    CHECKF(pair[a][b] == block / n, "n %zu: %zu then %zu: %zu times", n, a,
+                           b, pair[a][b]);
+            }
+        }
+    }
+}
+
+/* ---- nb_compare on a fake clock ---- */
+
+typedef struct {
+    uint64_t t;             /* the clock, ns */
+    double tf;              /* the clock with drift, ns, exact */
+    double drift;           /* cost grows by the factor 1 + t / drift (0: none) */
+    int fresh;              /* a setup ran and no op since */
+    size_t setups, double_setups;
+    size_t log[4096];       /* which alternative each epoch ran (after a setup) */
+    size_t logged;
+    uint64_t setup_cost;    /* what setup adds to the clock: never timed */
+} fake_world;
+
+typedef struct {
+    fake_world *w;
+    size_t id;
+    uint64_t cost;          /* ns per call */
+    nb_bench *bench;        /* when set, the op tries a nested nb_compare */
+} fake_alt;
+
+static uint64_t world_now(void *ctx)
+{
+    return ((fake_world *)ctx)->t;
+}
+
+static void world_op(void *arg)
+{
+    fake_alt *a = arg;
+    fake_world *w = a->w;
+    if (w->fresh && w->logged < sizeof(w->log) / sizeof(w->log[0]))
+        w->log[w->logged++] = a->id;
+    w->fresh = 0;
+    if (w->drift > 0) {
+        w->tf += (double)a->cost * (1 + w->tf / w->drift);
+        w->t = (uint64_t)w->tf;
+    } else {
+        w->t += a->cost;
+    }
+}
+
+static void world_op_n(void *arg, uint64_t iters)
+{
+    while (iters--)
+        world_op(arg);
+}
+
+static void world_setup(void *arg)
+{
+    fake_world *w = arg;
+    if (w->fresh)
+        w->double_setups++;
+    w->fresh = 1;
+    w->setups++;
+    w->t += w->setup_cost;
+    w->tf += (double)w->setup_cost;
+}
+
+static nb_bench *world_bench(fake_world *w)
+{
+    nb_bench *b = nb_bench_new();
+    if (!b)
+        return NULL;
+    nb_output(b, NULL);
+    nb_performance_counters(b, 0);
+    nb_test_set_clock(b, world_now, w, 20);
+    return b;
+}
+
+/* Three alternatives, 102 / 100 / 102 ns: the second is exactly 1.02 times
+ * as fast, every round; the third is the baseline's twin. Setup costs 0.7 ms
+ * and is never timed. The measured rounds run in the Williams order, every
+ * epoch has the same iteration count, and the results are the bench's. */
+static void test_compare_fake(void)
+{
+    static fake_world w;
+    fake_alt fa[3];
+    nb_alternative alts[3];
+    nb_comparison *c;
+    nb_bench *b;
+    size_t i, r, order[3], first;
+    double lo, hi;
+    uint64_t iters;
+    memset(&w, 0, sizeof(w));
+    w.setup_cost = 700000;
+    for (i = 0; i < 3; ++i) {
+        fa[i].w = &w;
+        fa[i].id = i;
+        fa[i].cost = i == 1 ? 100 : 102;
+        fa[i].bench = NULL;
+        alts[i].name = i == 0 ? "base" : i == 1 ? "fast" : "twin";
+        alts[i].op = world_op;
+        alts[i].arg = &fa[i];
+        alts[i].op_n = i == 2 ? world_op_n : NULL;
+    }
+    b = world_bench(&w);
+    if (!CHECK(b != NULL))
+        return;
+    nb_run(nb_name(b, "earlier"), world_op, &fa[0]);
+    nb_setup(b, world_setup, &w);
+    c = nb_compare(nb_epochs(b, 7), alts, 3);
+    if (!CHECK(c != NULL)) {
+        nb_bench_free(b);
+        return;
+    }
+    CHECK(nb_comparison_count(c) == 3);
+    /* 7 asked, 12 the least for 2^-r <= 0.0125 (7 rounds) in whole blocks of 6 */
+    CHECK(nb_comparison_rounds(c) == 12);
+    iters = nb_comparison_iterations(c);
+    CHECK(iters == 10000);   /* 1 ms at the fastest, 100 ns */
+    CHECK(nb_result_count(b) == 4);
+    for (i = 0; i < 3; ++i) {
+        const nb_result *res = nb_comparison_result(c, i);
+        CHECK(res == nb_result_at(b, i + 1));
+        CHECK(strcmp(nb_result_name(res), alts[i].name) == 0);
+        CHECK(nb_result_epoch_count(res) == 12);
+        for (r = 0; r < 12; ++r) {
+            CHECK(nb_result_epoch(res, NB_ITERATIONS, r) == (double)iters);
+            /* seconds per iteration exactly the op's cost: setup untimed */
+            CHECK(fabs(nb_result_epoch(res, NB_ELAPSED, r) * 1e9 - (double)fa[i].cost) < 1e-6);
+        }
+    }
+    CHECK(nb_comparison_result(c, 3) == NULL);
+    /* exact ratios: 1.02 (significant, the fastest), 1 (not) */
+    CHECK(nb_comparison_relative(c, 0, &lo, &hi) == 1 && lo == 1 && hi == 1);
+    CHECK(near(nb_comparison_relative(c, 1, &lo, &hi), 1.02, 1e-12));
+    CHECK(near(lo, 1.02, 1e-12) && near(hi, 1.02, 1e-12));
+    CHECK(nb_comparison_significant(c, 1) == 1);
+    CHECK(nb_comparison_relative(c, 2, &lo, &hi) == 1 && lo == 1 && hi == 1);
+    CHECK(nb_comparison_significant(c, 2) == 0 && nb_comparison_significant(c, 0) == 0);
+    CHECK(nb_comparison_fastest(c) == 1);
+    CHECK(isnan(nb_comparison_relative(c, 3, &lo, NULL)) && isnan(lo));
+    /* setup: once before every epoch of the comparison, never twice in a row,
+     * and not carried over to the next run */
+    CHECK(w.setups == w.logged && w.double_setups == 0);
+    CHECK(w.logged >= 36);
+    first = w.logged - 36;
+    for (r = 0; r < 12; ++r) {
+        nb_compare_order(3, r % 6, order);
+        for (i = 0; i < 3; ++i)
+            CHECKF(w.log[first + 3 * r + i] == order[i], "round %zu position %zu", r, i);
+    }
+    w.setups = 0;
+    nb_run(nb_name(b, "later"), world_op, &fa[0]);
+    CHECK(w.setups == 0 && nb_result_count(b) == 5);
+    nb_comparison_free(c);
+    nb_bench_free(b);
+}
+
+/* Two identical ops on a clock whose cost grows with time (a drift of ~4%
+ * over the run, 0.05% between the two epochs of a round): in one fixed
+ * order every round would say B is 0.05% slower, with an interval of zero
+ * width, significant. The order AB, BA cancels it: not significant, and
+ * the estimate stays at 1 to well under the drift within one round. */
+static void test_compare_drift(void)
+{
+    static fake_world w;
+    fake_alt fa[2];
+    nb_alternative alts[2];
+    nb_comparison *c;
+    nb_bench *b;
+    double lo, hi, est;
+    size_t i;
+    memset(&w, 0, sizeof(w));
+    w.drift = 2e9; /* 1.0005 within a round (1 ms apart), 1.04 over the run */
+    for (i = 0; i < 2; ++i) {
+        fa[i].w = &w;
+        fa[i].id = i;
+        fa[i].cost = 100;
+        fa[i].bench = NULL;
+        alts[i].name = i ? "B" : "A";
+        alts[i].op = world_op;
+        alts[i].arg = &fa[i];
+        alts[i].op_n = NULL;
+    }
+    b = world_bench(&w);
+    if (!CHECK(b != NULL))
+        return;
+    c = nb_compare(nb_epochs(b, 40), alts, 2);
+    if (CHECK(c != NULL)) {
+        const nb_result *ra = nb_comparison_result(c, 0);
+        size_t last = nb_result_epoch_count(ra) - 1;
+        double drift = nb_result_epoch(ra, NB_ELAPSED, last) / nb_result_epoch(ra, NB_ELAPSED, 0);
+        est = nb_comparison_relative(c, 1, &lo, &hi);
+        CHECKF(drift > 1.02, "drift %g", drift);
+        CHECKF(lo < 1 && hi > 1 && !nb_comparison_significant(c, 1), "[%g, %g]", lo, hi);
+        CHECKF(fabs(est - 1) < 1e-4, "estimate %.9g", est);
+    }
+    nb_comparison_free(c);
+    nb_bench_free(b);
+}
+
+/* The table and its verdict, as golden text: three verdicts (a winner; none
+ * significantly faster; the baseline fastest with every other slower), and
+ * a name that needs escaping. */
+static char *compare_table(size_t n, const uint64_t *costs, const char *const *names)
+{
+    static fake_world w;
+    fake_alt fa[4];
+    nb_alternative alts[4];
+    nb_comparison *c;
+    nb_bench *b;
+    FILE *out;
+    char *text = NULL;
+    size_t len = 0, i;
+    memset(&w, 0, sizeof(w));
+    for (i = 0; i < n; ++i) {
+        fa[i].w = &w;
+        fa[i].id = i;
+        fa[i].cost = costs[i];
+        fa[i].bench = NULL;
+        alts[i].name = names[i];
+        alts[i].op = world_op;
+        alts[i].arg = &fa[i];
+        alts[i].op_n = NULL;
+    }
+    b = world_bench(&w);
+    out = open_memstream(&text, &len);
+    if (!CHECK(b != NULL) || !CHECK(out != NULL)) {
+        nb_bench_free(b);
+        if (out)
+            fclose(out);
+        free(text);
+        return NULL;
+    }
+    nb_output(nb_unit(nb_title(b, "Hash"), "byte"), out);
+    nb_batch(b, 64);
+    c = nb_compare(b, alts, n);
+    CHECK(c != NULL);
+    nb_comparison_free(c);
+    nb_bench_free(b);
+    fclose(out);
+    return text;
+}
+
+static void test_compare_table(void)
+{
+    static const uint64_t c1[3] = { 640, 320, 1280 };
+    static const char *const n1[3] = { "standard", "fast|er", "slow" };
+    static const uint64_t c2[2] = { 640, 640 };
+    static const char *const n2[2] = { "a", "b" };
+    static const uint64_t c3[3] = { 640, 641, 700 };
+    static const char *const n3[3] = { "base", "x", "y" };
+    static const char *want1 =
+        "\n"
+        "| relative |        95% interval |             ns/byte |              byte/s | "
+        "   err% | Hash\n"
+        "|---------:|--------------------:|--------------------:|--------------------:|--"
+        "------:|:-----\n"
+        "|  100.00% |                   - |               10.00 |      100,000,000.00 | "
+        "   0.0% | `standard` (baseline)\n"
+        "|  200.00% |  [200.00%, 200.00%] |                5.00 |      200,000,000.00 | "
+        "   0.0% | `fast\\|er` (faster)\n"
+        "|   50.00% |    [50.00%, 50.00%] |               20.00 |       50,000,000.00 | "
+        "   0.0% | `slow` (slower)\n"
+        "\n"
+        "`fast\\|er` is fastest, 2.000x as fast as `standard` (95% interval 2.000-2.000,"
+        " family-wise over 2 comparisons; 12 paired rounds of 3,125 iterations)\n";
+    static const char *want2 =
+        "\n"
+        "| relative |        95% interval |             ns/byte |              byte/s | "
+        "   err% | Hash\n"
+        "|---------:|--------------------:|--------------------:|--------------------:|--"
+        "------:|:-----\n"
+        "|  100.00% |                   - |               10.00 |      100,000,000.00 | "
+        "   0.0% | `a` (baseline)\n"
+        "|  100.00% |  [100.00%, 100.00%] |               10.00 |      100,000,000.00 | "
+        "   0.0% | `b`\n"
+        "\n"
+        "No alternative is significantly faster than `a` (95%, family-wise over 1"
+        " comparison; 12 paired rounds of 1,563 iterations)\n";
+    static const char *want3 =
+        "\n"
+        "| relative |        95% interval |             ns/byte |              byte/s | "
+        "   err% | Hash\n"
+        "|---------:|--------------------:|--------------------:|--------------------:|--"
+        "------:|:-----\n"
+        "|  100.00% |                   - |               10.00 |      100,000,000.00 | "
+        "   0.0% | `base` (baseline)\n"
+        "|   99.84% |    [99.84%, 99.84%] |               10.02 |       99,843,993.76 | "
+        "   0.0% | `x` (slower)\n"
+        "|   91.43% |    [91.43%, 91.43%] |               10.94 |       91,428,571.43 | "
+        "   0.0% | `y` (slower)\n"
+        "\n"
+        "`base` (the baseline) is fastest: every other is significantly slower (95%,"
+        " family-wise over 2 comparisons; 12 paired rounds of 1,563 iterations)\n";
+    char *t = compare_table(3, c1, n1);
+    CHECKF(t && strcmp(t, want1) == 0, "got:\n%s", t ? t : "(null)");
+    free(t);
+    t = compare_table(2, c2, n2);
+    CHECKF(t && strcmp(t, want2) == 0, "got:\n%s", t ? t : "(null)");
+    free(t);
+    t = compare_table(3, c3, n3);
+    CHECKF(t && strcmp(t, want3) == 0, "got:\n%s", t ? t : "(null)");
+    free(t);
+}
+
+/* nb_setup with nb_run: once before every epoch (warm-up, calibration,
+ * measured), untimed, for that one run only. */
+static void test_setup_run(void)
+{
+    static fake_world w;
+    fake_alt fa;
+    nb_bench *b;
+    const nb_result *r;
+    size_t i;
+    memset(&w, 0, sizeof(w));
+    w.setup_cost = 5000000;
+    fa.w = &w;
+    fa.id = 0;
+    fa.cost = 250;
+    fa.bench = NULL;
+    b = world_bench(&w);
+    if (!CHECK(b != NULL))
+        return;
+    nb_run(nb_name(nb_warmup(nb_setup(b, world_setup, &w), 100), "with setup"), world_op, &fa);
+    r = nb_result_at(b, 0);
+    CHECK(nb_result_epoch_count(r) == 11);
+    CHECK(w.setups == w.logged && w.double_setups == 0);
+    CHECKF(w.setups == nb_result_epoch_count(r) + r->discarded, "%zu setups, %zu+%llu epochs",
+           w.setups, nb_result_epoch_count(r), (unsigned long long)r->discarded);
+    for (i = 0; i < nb_result_epoch_count(r); ++i)
+        CHECK(fabs(nb_result_epoch(r, NB_ELAPSED, i) * 1e9 - 250) < 1e-6);
+    w.setups = 0;
+    nb_run(nb_name(b, "without"), world_op, &fa);
+    CHECK(w.setups == 0);
+    /* nb_setup(b, NULL, ...) clears it; a NULL bench is fine */
+    nb_setup(b, world_setup, &w);
+    nb_setup(b, NULL, NULL);
+    nb_run(nb_name(b, "cleared"), world_op, &fa);
+    CHECK(w.setups == 0);
+    CHECK(nb_setup(NULL, world_setup, &w) == NULL);
+    CHECK(nb_get_error(b) == 0);
+    nb_bench_free(b);
+}
+
+/* An op that calls nb_compare or nb_run on the bench comparing it: refused. */
+static nb_comparison *nested_result;
+static int nested_tried;
+
+static void nested_op(void *arg)
+{
+    fake_alt *a = arg;
+    if (a->bench && !nested_tried) {
+        nb_alternative alts[2] = { { "x", world_op, a, NULL }, { "y", world_op, a, NULL } };
+        nested_tried = 1;
+        nested_result = nb_compare(a->bench, alts, 2);
+        nb_run(nb_name(a->bench, "nested"), world_op, a);
+    }
+    world_op(arg);
+}
+
+static void test_compare_bad(void)
+{
+    static fake_world w;
+    fake_alt fa;
+    nb_alternative alts[2];
+    nb_comparison *c;
+    nb_bench *b;
+    long k;
+    memset(&w, 0, sizeof(w));
+    fa.w = &w;
+    fa.id = 0;
+    fa.cost = 1000;
+    fa.bench = NULL;
+    alts[0].name = "a";
+    alts[0].op = world_op;
+    alts[0].arg = &fa;
+    alts[0].op_n = NULL;
+    alts[1] = alts[0];
+    alts[1].name = "b";
+    b = world_bench(&w);
+    if (!CHECK(b != NULL))
+        return;
+    CHECK(nb_compare(NULL, alts, 2) == NULL);
+    CHECK(nb_compare(b, NULL, 2) == NULL);
+    CHECK(nb_compare(b, alts, 1) == NULL);
+    CHECK(nb_compare(b, alts, 0) == NULL);
+    alts[1].name = NULL;
+    CHECK(nb_compare(b, alts, 2) == NULL);
+    alts[1].name = "b";
+    alts[1].op = NULL;
+    CHECK(nb_compare(b, alts, 2) == NULL);
+    alts[1].op = world_op;
+    CHECK(nb_get_error(b) == -1);
+    CHECK(nb_result_count(b) == 0);
+    /* NULL comparisons answer "nothing" */
+    CHECK(nb_comparison_count(NULL) == 0 && nb_comparison_rounds(NULL) == 0);
+    CHECK(nb_comparison_fastest(NULL) == 0 && nb_comparison_result(NULL, 0) == NULL);
+    CHECK(isnan(nb_comparison_relative(NULL, 0, NULL, NULL)));
+    CHECK(nb_comparison_significant(NULL, 1) == 0);
+    nb_comparison_free(NULL);
+    nb_bench_free(b);
+
+    /* nested: refused, the outer comparison completes */
+    b = world_bench(&w);
+    if (!CHECK(b != NULL))
+        return;
+    fa.bench = b;
+    alts[1].op = nested_op;
+    nested_tried = 0;
+    c = nb_compare(nb_epochs(b, 6), alts, 2);
+    CHECK(nested_tried && nested_result == NULL);
+    CHECK(c != NULL && nb_result_count(b) == 2 && nb_get_error(b) == -1);
+    nb_comparison_free(c);
+    nb_bench_free(b);
+    fa.bench = NULL;
+    alts[1].op = world_op;
+
+    /* allocation failures: NULL, the bench unchanged, nothing leaked (the
+     * sanitizer build checks), and a success once enough succeed */
+    for (k = 0; k < 64; ++k) {
+        b = world_bench(&w);
+        if (!CHECK(b != NULL))
+            return;
+        nb_run(nb_name(b, "before"), world_op, &fa);
+        nb_setup(b, world_setup, &w);
+        bb_alloc_fail_after(k);
+        c = nb_compare(b, alts, 2);
+        bb_alloc_fail_after(-1);
+        if (c) {
+            CHECK(nb_result_count(b) == 3);
+            nb_comparison_free(c);
+            nb_bench_free(b);
+            break;
+        }
+        CHECK(nb_result_count(b) == 1);
+        CHECK(nb_get_error(b) == -1);
+        /* the failed call used up its setup */
+        w.setups = 0;
+        nb_run(nb_name(b, "after"), world_op, &fa);
+        CHECK(w.setups == 0);
+        nb_bench_free(b);
+    }
+    CHECK(k > 0 && k < 64);
+}
+
 int main(void)
 {
     check_rng_init("test_nb_compare");
+    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1); /* the tables are golden text */
     test_paired_small();
     test_paired_large();
     test_unpaired();
     test_degenerate();
     test_bad_arguments();
+    test_order();
+    test_compare_fake();
+    test_compare_drift();
+    test_compare_table();
+    test_setup_run();
+    test_compare_bad();
     return check_finish();
 }

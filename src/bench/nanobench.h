@@ -256,6 +256,66 @@ const char *nb_result_context(const nb_result *r, const char *key);  /* NULL whe
 const char *nb_measure_name(nb_measure m);
 int         nb_measure_from_name(const char *name, nb_measure *m);  /* 0 or -1 */
 
+/* ---- Paired comparison and per-epoch setup (nb_compare.c) ---- */
+
+/* One alternative of a comparison: op(arg) is one iteration. When op_n is
+ * set it is used instead (op may then be NULL): op_n(arg, iters) must do
+ * iters iterations itself, so that a loop the compiler sees replaces the
+ * indirect call per iteration nb_compare otherwise pays (measured in
+ * doc/compare.md; it matters for ops of a few nanoseconds). A positional
+ * initializer {name, op, arg} leaves op_n NULL. */
+typedef struct {
+    const char *name;
+    void (*op)(void *arg);
+    void *arg;
+    void (*op_n)(void *arg, uint64_t iters);
+} nb_alternative;
+typedef struct nb_comparison nb_comparison;   /* opaque */
+
+/* Measures alts[0..n) against each other, paired and interleaved in time;
+ * alts[0] is the baseline. n >= 2. Every epoch of every alternative runs the
+ * same iteration count: nb_epoch_iterations when set, else calibrated once
+ * so that the fastest alternative's epoch lasts the epoch target (the
+ * slowest's stays within the max epoch time where both can hold). Then
+ * rounds: each alternative runs one epoch per round, in an order that
+ * cancels linear drift and balances which alternative runs after which (a
+ * Williams Latin square: blocks of n rounds for even n, 2n for odd). Rounds:
+ * nb_epochs at least, at least enough for a 95% interval, rounded up to
+ * whole blocks. Uses b's unit, batch, title, output, warmup (run once per
+ * alternative), min/max epoch time and performance counters. Each
+ * alternative's epochs become an ordinary result of b named after it (in the
+ * order of alts, after b's earlier results); the table goes to b's output,
+ * with a one-line verdict. The baseline is never significant. NULL when b,
+ * alts, a name or both ops of an alternative are NULL, when n < 2, when b is
+ * running (from an op of b), or when memory runs out. Statistics:
+ * nb_stats_paired on each round's seconds per iteration, family n - 1. */
+nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n);
+void   nb_comparison_free(nb_comparison *c);                  /* c may be NULL */
+size_t nb_comparison_count(const nb_comparison *c);           /* n; 0 for NULL */
+size_t nb_comparison_rounds(const nb_comparison *c);          /* paired rounds measured */
+/* The iteration count of every epoch. */
+uint64_t nb_comparison_iterations(const nb_comparison *c);
+/* The baseline's time over alternative i's (above 1: i is faster; 1 for
+ * i = 0), with the bounds of its 95% interval (family-wise over the n - 1
+ * comparisons) in *low and *high (either may be NULL). NaN (and NaN bounds)
+ * for an i out of range, or when no interval could be computed (a zero
+ * time). */
+double nb_comparison_relative(const nb_comparison *c, size_t i, double *low, double *high);
+/* 1 when i's interval excludes 1; 0 for the baseline and an i out of range. */
+int    nb_comparison_significant(const nb_comparison *c, size_t i);
+/* The alternative with the highest ratio estimate (0 when none beats the
+ * baseline's 1). */
+size_t nb_comparison_fastest(const nb_comparison *c);
+/* i's own epochs, one per round in the order they ran; owned by the bench
+ * (valid until nb_bench_free); NULL for an i out of range. */
+const nb_result *nb_comparison_result(const nb_comparison *c, size_t i);
+
+/* setup(arg) runs once before each measured epoch of the next nb_run or
+ * nb_compare on b (before each alternative's epoch in nb_compare), untimed;
+ * it also runs before warm-up and calibration epochs; it applies to that
+ * one call only (setup NULL: none). Returns b. */
+nb_bench *nb_setup(nb_bench *b, void (*setup)(void *arg), void *arg);
+
 /* ---- Statistics for comparisons (nb_stats.c) ---- */
 
 /* An estimated time ratio with its interval: the baseline's time over the

@@ -358,6 +358,46 @@ const nb_result *nb_result_at(const nb_bench *b, size_t i)
     return b && i < b->result_count ? b->results[i] : NULL;
 }
 
+int nb_bench_reserve(nb_bench *b, size_t more)
+{
+    size_t cap = b->result_cap ? b->result_cap : 8;
+    nb_result **grown;
+    if (more > SIZE_MAX / sizeof(*grown) / 2 - b->result_count)
+        return -1;
+    while (cap < b->result_count + more)
+        cap *= 2;
+    if (cap == b->result_cap)
+        return 0;
+    grown = bb_realloc(b->results, cap * sizeof(*grown));
+    if (!grown)
+        return -1;
+    b->results = grown;
+    b->result_cap = cap;
+    return 0;
+}
+
+void nb_bench_append(nb_bench *b, nb_result *r)
+{
+    /* The "relative" column's reference is the first result of r's table:
+     * of the unbroken run of results before r with r's title and unit
+     * (nanobench forgets its results whenever either changes, so a table
+     * that comes back after another one starts a new reference). */
+    if (b->result_count == 0
+        || strcmp(b->results[b->result_count - 1]->cfg.title, r->cfg.title) != 0
+        || strcmp(b->results[b->result_count - 1]->cfg.unit, r->cfg.unit) != 0)
+        b->table_start = b->result_count;
+    b->results[b->result_count++] = r;
+}
+
+nb_bench *nb_setup(nb_bench *b, void (*setup)(void *arg), void *arg)
+{
+    if (b) {
+        b->setup = setup;
+        b->setup_arg = arg;
+    }
+    return b;
+}
+
 void nb_test_set_clock(nb_bench *b, nb_clock_fn fn, void *ctx, uint64_t resolution_ns)
 {
     b->clock = fn;

@@ -121,7 +121,8 @@ int    nb_perf_hardware_available(const nb_perf_group *g);
 
 /* ---- iteration logic (nb_logic.c) ---- */
 enum { NB_ST_IDLE, NB_ST_WARMUP, NB_ST_CALIBRATE, NB_ST_MEASURE, NB_ST_FIXED,
-       NB_ST_ENDLESS, NB_ST_DONE };
+       NB_ST_ENDLESS, NB_ST_DONE,
+       NB_ST_COMPARE /* an nb_compare is running: nb_run and nb_compare refuse */ };
 
 typedef struct {
     int state;
@@ -147,6 +148,8 @@ struct nb_bench {
     nb_clock_fn clock;         /* NULL: CLOCK_MONOTONIC */
     void *clock_ctx;
     uint64_t resolution_ns;    /* 0: measured */
+    void (*setup)(void *arg);  /* nb_setup's, for the next nb_run or nb_compare */
+    void *setup_arg;
 };
 
 /* Test hook: replaces the clock of b (fn returns nanoseconds) and its
@@ -155,6 +158,20 @@ void nb_test_set_clock(nb_bench *b, nb_clock_fn fn, void *ctx, uint64_t resoluti
 
 /* The epoch target for b's settings and a clock resolution (ns). */
 uint64_t nb_logic_target(const nb_config *cfg, uint64_t resolution_ns);
+/* b's clock now (the test hook's, or CLOCK_MONOTONIC), ns. */
+uint64_t nb_logic_now(const nb_bench *b);
+/* Makes room for more results in b (0, or -1 when out of memory). */
+int nb_bench_reserve(nb_bench *b, size_t more);
+/* Appends r (room reserved) to b's results, minding the "relative"
+ * column's reference. */
+void nb_bench_append(nb_bench *b, nb_result *r);
+
+/* ---- paired comparison (nb_compare.c) ---- */
+/* Rounds per block of nb_compare's order for n alternatives (n even: n,
+ * odd: 2n), and row `row` of it: order[j] is the alternative that runs j-th
+ * in that round. */
+size_t nb_compare_block(size_t n);
+void   nb_compare_order(size_t n, size_t row, size_t *order);
 
 /* ---- config and results (nb_bench.c, nb_result.c) ---- */
 int  nb_config_copy(nb_config *dst, const nb_config *src);  /* 0 or -1 */
@@ -188,6 +205,9 @@ void nb_c_decimal_point(char *s);
  * on a write error. */
 int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned mask,
                  int suppress_unstable);
+/* Prints nb_compare's table of c (nb_compare.c) to out; 0 or -1 on a
+ * write error. The next nb_table_row on out prints a header. */
+int nb_table_comparison(FILE *out, const nb_comparison *c);
 /* Forgets what header was last printed to out (a stream about to close). */
 void nb_table_forget(FILE *out);
 /* Stability warnings, once per process, to out. */

@@ -53,9 +53,14 @@ static double uniform01(uint64_t *s)
     return (double)(z >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static uint64_t now(const nb_bench *b)
+uint64_t nb_logic_now(const nb_bench *b)
 {
     return b->clock ? b->clock(b->clock_ctx) : nb_clock_now_ns();
+}
+
+static uint64_t now(const nb_bench *b)
+{
+    return nb_logic_now(b);
 }
 
 /* The iteration count would overflow: the result is stored with no epochs
@@ -233,21 +238,13 @@ int nb_impl_start(nb_bench *b, int optimized)
         b->error = -1;
         return -1;
     }
-    if (b->result_count == b->result_cap) {
-        size_t cap = b->result_cap ? 2 * b->result_cap : 8;
-        nb_result **grown = bb_realloc(b->results, cap * sizeof(*grown));
-        if (!grown) {
-            b->error = -1;
-            return -1;
-        }
-        b->results = grown;
-        b->result_cap = cap;
-    }
     res = b->resolution_ns ? b->resolution_ns : nb_clock_resolution_ns();
     nb_result_free(L->result);
-    L->result = nb_result_new(&b->cfg, (double)res * 1e-9);
-    if (!L->result) {
+    L->result = NULL;
+    if (nb_bench_reserve(b, 1) != 0 ||
+        !(L->result = nb_result_new(&b->cfg, (double)res * 1e-9))) {
         b->error = -1;
+        b->setup = NULL; /* nb_setup applies to this one call, which failed */
         return -1;
     }
     if (b->cfg.performance_counters && !b->perf_opened) {
@@ -284,7 +281,12 @@ int nb_impl_start(nb_bench *b, int optimized)
 
 uint64_t nb_impl_next(nb_bench *b)
 {
-    return b->logic.state == NB_ST_IDLE ? 0 : b->logic.n;
+    uint64_t n = b->logic.state == NB_ST_IDLE ? 0 : b->logic.n;
+    /* nb_setup's function runs here, before nb_impl_epoch_begin reads the
+     * clock: untimed, once before every epoch */
+    if (n && b->setup)
+        b->setup(b->setup_arg);
+    return n;
 }
 
 void nb_impl_epoch_begin(nb_bench *b)
@@ -312,15 +314,8 @@ void nb_impl_finish(nb_bench *b)
     L->result = NULL;
     L->state = NB_ST_IDLE;
     L->n = 0;
-    /* The "relative" column's reference is the first result of r's table:
-     * of the unbroken run of results before r with r's title and unit
-     * (nanobench forgets its results whenever either changes, so a table
-     * that comes back after another one starts a new reference). */
-    if (b->result_count == 0
-        || strcmp(b->results[b->result_count - 1]->cfg.title, r->cfg.title) != 0
-        || strcmp(b->results[b->result_count - 1]->cfg.unit, r->cfg.unit) != 0)
-        b->table_start = b->result_count;
-    b->results[b->result_count++] = r;
+    b->setup = NULL;
+    nb_bench_append(b, r);
     if (b->cfg.out) {
         unsigned mask = 0;
         if (b->cfg.performance_counters) {

@@ -358,6 +358,132 @@ int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned
     return end_row(out);
 }
 
+/* ---- nb_compare's table ---- */
+
+/* v as a percentage with 2 decimals ("102.35%"), "-" when not finite. */
+static void percent(char *buf, size_t cap, double v)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, cap, "-");
+        return;
+    }
+    nb_format_number(buf, cap, 1, 2, v * 100.0);
+    if (strlen(buf) + 2 <= cap)
+        strcat(buf, "%");
+}
+
+/* A header cell right-aligned in width (whose text is the library's, no
+ * escaping needed) or a value cell. */
+static void cell(FILE *out, int width, const char *text)
+{
+    fprintf(out, "|%*s ", width - 2, text);
+}
+
+int nb_table_comparison(FILE *out, const nb_comparison *c)
+{
+    static const int w_rel = 11, w_int = 22, w_time = 22, w_err = 10;
+    const nb_result *base = nb_comparison_result(c, 0);
+    size_t n = nb_comparison_count(c), i, f = nb_comparison_fastest(c);
+    char num[NB_NUMBER_MAX], a[64], b[64], head[NB_NUMBER_MAX];
+    double lo, hi, est;
+    const char *unit = base->cfg.unit;
+    /* the header: relative | 95% interval | ns/unit | unit/s | err% | title */
+    fputc('\n', out);
+    cell(out, w_rel, "relative");
+    cell(out, w_int, "95% interval");
+    {
+        size_t tl = cell_text_len(base->cfg.time_unit_name) + 1 + cell_text_len(unit);
+        fputc('|', out);
+        if (tl < (size_t)w_time - 2)
+            repeat(out, ' ', (size_t)w_time - 2 - tl);
+        put_cell_text(out, base->cfg.time_unit_name);
+        fputc('/', out);
+        put_cell_text(out, unit);
+        fputc(' ', out);
+        tl = cell_text_len(unit) + 2;
+        fputc('|', out);
+        if (tl < (size_t)w_time - 2)
+            repeat(out, ' ', (size_t)w_time - 2 - tl);
+        put_cell_text(out, unit);
+        fputs("/s ", out);
+    }
+    cell(out, w_err, "err%");
+    fputs("| ", out);
+    put_cell_text(out, base->cfg.title);
+    fputc('\n', out);
+    for (i = 0; i < 5; ++i) {
+        static const int w[5] = { 11, 22, 22, 22, 10 };
+        fputc('|', out);
+        repeat(out, '-', (size_t)w[i] - 2);
+        fputc(':', out);
+    }
+    fputs("|:", out);
+    repeat(out, '-', cell_text_len(base->cfg.title) + 1);
+    fputc('\n', out);
+
+    for (i = 0; i < n; ++i) {
+        const nb_result *r = nb_comparison_result(c, i);
+        double med = nb_result_median(r, NB_ELAPSED) / r->cfg.batch;
+        est = nb_comparison_relative(c, i, &lo, &hi);
+        percent(num, sizeof(num), est);
+        cell(out, w_rel, num);
+        if (i == 0) {
+            cell(out, w_int, "-");
+        } else {
+            percent(a, sizeof(a), lo);
+            percent(b, sizeof(b), hi);
+            snprintf(head, sizeof(head), "[%s, %s]", a, b);
+            cell(out, w_int, head);
+        }
+        nb_format_number(num, sizeof(num), w_time - 2, 2, med / r->cfg.time_unit);
+        fprintf(out, "|%s ", num);
+        nb_format_number(num, sizeof(num), w_time - 2, 2, med > 0 ? 1.0 / med : NAN);
+        fprintf(out, "|%s ", num);
+        nb_format_number(num, sizeof(num), w_err - 3, 1, nb_result_err(r, NB_ELAPSED) * 100.0);
+        fprintf(out, "|%s%% ", num);
+        fputs("| ", out);
+        put_code(out, r->cfg.name);
+        if (i == 0)
+            fputs(" (baseline)", out);
+        else if (nb_comparison_significant(c, i))
+            fputs(est > 1 ? " (faster)" : " (slower)", out);
+        fputc('\n', out);
+    }
+
+    /* the verdict: one line under the table */
+    fputc('\n', out);
+    est = nb_comparison_relative(c, f, &lo, &hi);
+    if (f != 0 && nb_comparison_significant(c, f)) {
+        put_code(out, nb_comparison_result(c, f)->cfg.name);
+        snprintf(a, sizeof(a), "%.3fx", est);
+        nb_c_decimal_point(a);
+        fprintf(out, " is fastest, %s as fast as ", a);
+        put_code(out, base->cfg.name);
+        snprintf(a, sizeof(a), "%.3f", lo);
+        snprintf(b, sizeof(b), "%.3f", hi);
+        nb_c_decimal_point(a);
+        nb_c_decimal_point(b);
+        fprintf(out, " (95%% interval %s-%s", a, b);
+    } else {
+        size_t slower = 0;
+        for (i = 1; i < n; ++i)
+            slower += nb_comparison_significant(c, i);
+        if (slower == n - 1) {
+            put_code(out, base->cfg.name);
+            fputs(" (the baseline) is fastest: every other is significantly slower (95%", out);
+        } else {
+            fputs("No alternative is significantly faster than ", out);
+            put_code(out, base->cfg.name);
+            fputs(" (95%", out);
+        }
+    }
+    nb_format_number(num, sizeof(num), 1, 0, (double)nb_comparison_iterations(c));
+    fprintf(out, ", family-wise over %zu comparison%s; %zu paired rounds of %s iterations)\n",
+            n - 1, n == 2 ? "" : "s", nb_comparison_rounds(c), num);
+    nb_table_forget(out); /* the next nb_run row starts its own table */
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}
+
 /* ---- warnings ---- */
 
 int nb_warnings_suppressed(void)

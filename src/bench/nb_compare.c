@@ -1,0 +1,364 @@
+/* Paired comparison (nb_compare): alternatives measured in the same slices
+ * of time, so that what the host does to one round it does to all of them.
+ *
+ * 1. One iteration count for all: a different count per alternative would
+ *    amortise the epoch's fixed cost (clock reads, the call into the loop)
+ *    differently and bias the ratio. It is calibrated on every alternative
+ *    (grown tenfold until an epoch lasts the target) and sized for the
+ *    fastest, so that every epoch lasts at least the target.
+ * 2. Rounds: one epoch of each alternative per round. The order within a
+ *    round follows a Williams design, a Latin square whose rows are
+ *    0, 1, n-1, 2, n-2, ... shifted by the row number mod n (and, for odd
+ *    n, the same rows reversed): over one block every alternative takes
+ *    every position equally often, so a linear drift adds the same to all
+ *    of them, and every ordered pair (a right after b) occurs equally often,
+ *    so what one alternative leaves behind (caches, branch predictors,
+ *    frequency) falls on all the others alike. For two alternatives it is
+ *    AB, BA.
+ * 3. Each round reduces to seconds per iteration per alternative; the
+ *    ratios to the baseline go to nb_stats_paired, family n - 1. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "bench/nb_internal.h"
+#include "util/alloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Beyond this an iteration count is not believable (as nb_logic.c). */
+#define NB_MAX_ITERS 9.2e18
+
+struct nb_comparison {
+    size_t n;
+    size_t rounds;
+    uint64_t iters;
+    nb_ratio *ratio;            /* n; [0] is 1 exactly */
+    size_t fastest;
+    const nb_result **results;  /* n, owned by the bench */
+};
+
+void nb_comparison_free(nb_comparison *c)
+{
+    if (!c)
+        return;
+    bb_free(c->ratio);
+    bb_free(c->results);
+    bb_free(c);
+}
+
+size_t nb_comparison_count(const nb_comparison *c)
+{
+    return c ? c->n : 0;
+}
+
+size_t nb_comparison_rounds(const nb_comparison *c)
+{
+    return c ? c->rounds : 0;
+}
+
+uint64_t nb_comparison_iterations(const nb_comparison *c)
+{
+    return c ? c->iters : 0;
+}
+
+double nb_comparison_relative(const nb_comparison *c, size_t i, double *low, double *high)
+{
+    const nb_ratio *r = c && i < c->n ? &c->ratio[i] : NULL;
+    if (low)
+        *low = r ? r->low : NAN;
+    if (high)
+        *high = r ? r->high : NAN;
+    return r ? r->estimate : NAN;
+}
+
+int nb_comparison_significant(const nb_comparison *c, size_t i)
+{
+    return c && i < c->n ? c->ratio[i].significant : 0;
+}
+
+size_t nb_comparison_fastest(const nb_comparison *c)
+{
+    return c ? c->fastest : 0;
+}
+
+const nb_result *nb_comparison_result(const nb_comparison *c, size_t i)
+{
+    return c && i < c->n ? c->results[i] : NULL;
+}
+
+/* Row `row` of the order: which alternative runs at each position. */
+void nb_compare_order(size_t n, size_t row, size_t *order)
+{
+    size_t j, shift = row % n;
+    for (j = 0; j < n; ++j) {
+        /* 0, 1, n-1, 2, n-2, ...: odd positions count up, even ones down */
+        size_t base = j == 0 ? 0 : (j % 2 ? (j + 1) / 2 : n - j / 2);
+        order[j] = (base + shift) % n;
+    }
+    if (n % 2 && (row % (2 * n)) >= n) {
+        for (j = 0; j < n / 2; ++j) {
+            size_t t = order[j];
+            order[j] = order[n - 1 - j];
+            order[n - 1 - j] = t;
+        }
+    }
+}
+
+size_t nb_compare_block(size_t n)
+{
+    return n % 2 ? 2 * n : n;
+}
+
+/* One epoch of alternative a: setup (untimed), counters and clock around
+ * iters iterations. Returns the elapsed ns; fills e when not NULL. */
+static uint64_t epoch(nb_bench *b, const nb_alternative *a, uint64_t iters, nb_epoch *e,
+                      unsigned *valid)
+{
+    uint64_t t0, t1, i;
+    int perf = b->cfg.performance_counters && b->perf.count, m;
+    if (b->setup)
+        b->setup(b->setup_arg);
+    if (perf)
+        nb_perf_begin(&b->perf);
+    t0 = nb_logic_now(b);
+    if (a->op_n) {
+        a->op_n(a->arg, iters);
+    } else {
+        void (*op)(void *) = a->op;
+        void *arg = a->arg;
+        for (i = 0; i < iters; ++i)
+            op(arg);
+    }
+    t1 = nb_logic_now(b);
+    if (perf)
+        nb_perf_end(&b->perf);
+    t1 = t1 >= t0 ? t1 - t0 : 0;
+    if (e) {
+        e->elapsed = (double)t1 * 1e-9;
+        e->iters = iters;
+        *valid = 0;
+        for (m = 0; m < NB_MEASURE_COUNT; ++m) {
+            e->counters[m] = NAN;
+            if (perf && !b->perf.error && m >= NB_PAGE_FAULTS &&
+                nb_perf_has(&b->perf, (nb_measure)m)) {
+                e->counters[m] = nb_perf_value(&b->perf, (nb_measure)m, iters);
+                *valid |= 1u << m;
+            }
+        }
+    }
+    return t1;
+}
+
+/* The time per iteration (ns) of a, from the first epoch that lasts the
+ * target, growing tenfold (or straight to the size the last epoch asks
+ * for, once it lasted a tenth of the target); *iters is where it ended. */
+static double calibrate(nb_bench *b, const nb_alternative *a, uint64_t target, uint64_t *iters)
+{
+    uint64_t n = b->cfg.min_epoch_iterations ? b->cfg.min_epoch_iterations : 1;
+    for (;;) {
+        uint64_t t = epoch(b, a, n, NULL, NULL);
+        double next;
+        if (t >= target)
+            break;
+        if (t == 0 || t * 10 < target)
+            next = (double)n * 10;
+        else
+            next = ceil((double)n * (double)target / (double)t * 1.1);
+        if (!(next < NB_MAX_ITERS))
+            break; /* an empty op: nothing to grow into */
+        n = (uint64_t)next > n ? (uint64_t)next : n + 1;
+    }
+    *iters = n;
+    return (double)epoch(b, a, n, NULL, NULL) / (double)n;
+}
+
+/* The common iteration count: the fastest alternative's epoch lasts the
+ * target; lowered so the slowest's stays within the max epoch time where
+ * that does not push the fastest below a third of the target. */
+static uint64_t common_iterations(nb_bench *b, const nb_alternative *alts, size_t n,
+                                  uint64_t target)
+{
+    double fastest = 0, slowest = 0, it;
+    uint64_t got;
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        double per = calibrate(b, &alts[i], target, &got);
+        if (per <= 0)
+            per = (double)target / (double)got; /* a clock that did not move */
+        if (i == 0 || per < fastest)
+            fastest = per;
+        if (per > slowest)
+            slowest = per;
+    }
+    it = ceil((double)target / fastest);
+    if (it * slowest > (double)b->cfg.max_epoch_time) {
+        double cap = floor((double)b->cfg.max_epoch_time / slowest);
+        double least = ceil((double)target / 3 / fastest);
+        it = cap > least ? cap : least;
+    }
+    if (it < (double)b->cfg.min_epoch_iterations)
+        it = (double)b->cfg.min_epoch_iterations;
+    if (it < 1)
+        it = 1;
+    return it < NB_MAX_ITERS ? (uint64_t)it : (uint64_t)NB_MAX_ITERS;
+}
+
+/* Rounds: at least the epochs asked for and enough for any 95% interval
+ * over n - 1 comparisons (2^-r <= 0.025 / (n - 1)), in whole blocks. */
+static size_t rounds_for(size_t n, size_t epochs)
+{
+    size_t r = 1, block = nb_compare_block(n);
+    double p = 0.5, tail = 0.025 / (double)(n - 1);
+    while (p > tail) {
+        p /= 2;
+        ++r;
+    }
+    if (r < epochs)
+        r = epochs;
+    return (r + block - 1) / block * block;
+}
+
+/* Everything that can fail, before anything runs: the comparison, its
+ * results (fresh, one epoch slot per round) and room in b for them. */
+static nb_comparison *prepare(nb_bench *b, const nb_alternative *alts, size_t n,
+                              size_t rounds, nb_result **res)
+{
+    nb_comparison *c = bb_malloc(sizeof(*c));
+    nb_config cfg;
+    double resolution;
+    size_t i;
+    if (!c)
+        return NULL;
+    memset(c, 0, sizeof(*c));
+    c->n = n;
+    c->rounds = rounds;
+    c->ratio = bb_malloc_array(n, sizeof(*c->ratio));
+    c->results = bb_malloc_array(n, sizeof(*c->results));
+    if (!c->ratio || !c->results || nb_bench_reserve(b, n) != 0) {
+        nb_comparison_free(c);
+        return NULL;
+    }
+    memset(res, 0, n * sizeof(*res));
+    resolution = (double)(b->resolution_ns ? b->resolution_ns : nb_clock_resolution_ns()) * 1e-9;
+    cfg = b->cfg;
+    cfg.epochs = rounds;
+    for (i = 0; i < n; ++i) {
+        cfg.name = (char *)alts[i].name;
+        if (!(res[i] = nb_result_new(&cfg, resolution)))
+            break;
+    }
+    if (i < n) {
+        for (i = 0; i < n; ++i)
+            nb_result_free(res[i]);
+        nb_comparison_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Ratios, significance and the fastest from the results' epochs. */
+static void reduce(nb_comparison *c, nb_result **res, double *scratch)
+{
+    double *base = scratch, *other = scratch + c->rounds;
+    size_t i, r;
+    c->ratio[0].estimate = c->ratio[0].low = c->ratio[0].high = 1;
+    c->ratio[0].significant = 0;
+    c->fastest = 0;
+    for (r = 0; r < c->rounds; ++r)
+        base[r] = res[0]->epochs[r].elapsed / (double)res[0]->epochs[r].iters;
+    for (i = 1; i < c->n; ++i) {
+        for (r = 0; r < c->rounds; ++r)
+            other[r] = res[i]->epochs[r].elapsed / (double)res[i]->epochs[r].iters;
+        /* -1 for a zero time (a clock that did not move): NaNs, not
+         * significant, never the fastest */
+        nb_stats_paired(base, other, c->rounds, c->n - 1, 0.95, &c->ratio[i]);
+        if (c->ratio[i].estimate > c->ratio[c->fastest].estimate)
+            c->fastest = i;
+    }
+}
+
+nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
+{
+    nb_result **res;
+    nb_comparison *c;
+    double *scratch;
+    size_t i, r, rounds, block, *order;
+    uint64_t target, iters;
+    if (!b)
+        return NULL;
+    if (!alts || n < 2 || b->logic.state != NB_ST_IDLE) {
+        b->setup = NULL;
+        b->error = -1;
+        return NULL;
+    }
+    for (i = 0; i < n; ++i) {
+        if (!alts[i].name || (!alts[i].op && !alts[i].op_n)) {
+            b->setup = NULL;
+            b->error = -1;
+            return NULL;
+        }
+    }
+    rounds = rounds_for(n, b->cfg.epochs);
+    block = nb_compare_block(n);
+    res = bb_malloc_array(n, sizeof(*res));
+    order = bb_malloc_array(n, sizeof(*order));
+    scratch = bb_malloc_array(rounds, 2 * sizeof(*scratch));
+    c = res && order && scratch ? prepare(b, alts, n, rounds, res) : NULL;
+    if (!c) {
+        bb_free(res);
+        bb_free(order);
+        bb_free(scratch);
+        b->setup = NULL;
+        b->error = -1;
+        return NULL;
+    }
+
+    b->logic.state = NB_ST_COMPARE; /* an op's nb_run or nb_compare of b is refused */
+    if (b->cfg.performance_counters && !b->perf_opened) {
+        b->perf_opened = 1;
+        if (nb_perf_open_default(&b->perf) > 0)
+            nb_perf_calibrate(&b->perf);
+    }
+    if (b->cfg.out) {
+        /* the ops are called through pointers: the caller's optimization
+         * does not decide whether they inline */
+        nb_warnings_once(b->cfg.out, 1);
+        if (b->cfg.performance_counters && !nb_perf_hardware_available(&b->perf))
+            nb_perf_note_once(b->cfg.out, b->perf.first_errno);
+    }
+    target = nb_logic_target(&b->cfg,
+                             b->resolution_ns ? b->resolution_ns : nb_clock_resolution_ns());
+    if (b->cfg.warmup)
+        for (i = 0; i < n; ++i)
+            epoch(b, &alts[i], b->cfg.warmup, NULL, NULL);
+    iters = b->cfg.epoch_iterations ? b->cfg.epoch_iterations
+                                    : common_iterations(b, alts, n, target);
+    c->iters = iters;
+    for (r = 0; r < rounds; ++r) {
+        nb_compare_order(n, r % block, order);
+        for (i = 0; i < n; ++i) {
+            nb_result *x = res[order[i]];
+            unsigned valid;
+            epoch(b, &alts[order[i]], iters, &x->epochs[x->count], &valid);
+            x->has = x->count == 0 ? valid : (x->has & valid);
+            x->count++;
+        }
+    }
+    b->logic.state = NB_ST_IDLE;
+    b->setup = NULL;
+
+    reduce(c, res, scratch);
+    for (i = 0; i < n; ++i) {
+        nb_bench_append(b, res[i]);
+        c->results[i] = res[i];
+    }
+    if (b->cfg.out && nb_table_comparison(b->cfg.out, c) != 0)
+        b->error = -1;
+    bb_free(res);
+    bb_free(order);
+    bb_free(scratch);
+    return c;
+}
