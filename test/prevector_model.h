@@ -14,7 +14,20 @@
  * random. After every step: size, capacity, is_direct, allocated_memory and
  * contents agree; an operation that needed memory when memory was refused
  * returned -1 and changed nothing; exactly one allocation happened where the
- * rules say the storage moves, none elsewhere. */
+ * rules say the storage moves, none elsewhere.
+ *
+ * Optional, for a fuzz target that makes the choices instead of the RNG (they stay defined
+ * for the next kind):
+ *   MODEL_BELOW(n)       a choice in [0, n) (default: check_rng_below)
+ *   MODEL_MORE(step)     whether to take step number step (default: step < ops)
+ *   MODEL_NO_COVERAGE    leaves out the final check that the walk crossed the inline/heap
+ *                        boundary and failed often (a short fuzz input need not) */
+#ifndef MODEL_BELOW
+#define MODEL_BELOW(n) check_rng_below(n)
+#endif
+#ifndef MODEL_MORE
+#define MODEL_MORE(step) ((step) < ops)
+#endif
 
 #define MODEL_CAT2(a, b) a##_##b
 #define MODEL_CAT(a, b) MODEL_CAT2(a, b)
@@ -112,15 +125,15 @@ static int M(check)(MODEL_VEC *v, const M(ref) *r, const char *op, unsigned long
 
 static size_t M(rand_size)(void)
 {
-    switch (check_rng_below(8)) {
+    switch (MODEL_BELOW(8)) {
     case 0:
-        return (size_t)check_rng_below(4);
+        return (size_t)MODEL_BELOW(4);
     case 1:
-        return MODEL_N - 1 + (size_t)check_rng_below(3); /* N-1, N, N+1 */
+        return MODEL_N - 1 + (size_t)MODEL_BELOW(3); /* N-1, N, N+1 */
     case 2:
-        return (size_t)check_rng_below(200);
+        return (size_t)MODEL_BELOW(200);
     default:
-        return (size_t)check_rng_below(2 * MODEL_N + 8);
+        return (size_t)MODEL_BELOW(2 * MODEL_N + 8);
     }
 }
 
@@ -156,17 +169,17 @@ static void M(run)(unsigned long ops)
     memset(&scratch, 0, sizeof scratch);
     M(ref_room)(&scratch, 256);
 
-    for (step = 0; step < ops; step++) {
-        size_t a = (size_t)check_rng_below(MODEL_VECS);
-        size_t b = (size_t)check_rng_below(MODEL_VECS);
+    for (step = 0; MODEL_MORE(step); step++) {
+        size_t a = (size_t)MODEL_BELOW(MODEL_VECS);
+        size_t b = (size_t)MODEL_BELOW(MODEL_VECS);
         MODEL_VEC *v = &vs[a];
         M(ref) *r = &rs[a];
-        int inject = check_rng_below(6) == 0;
+        int inject = MODEL_BELOW(6) == 0;
         int need = 0, invalid = 0, rc = 0, want, was_direct = r->direct;
         unsigned long allocs = bb_alloc_count();
         const MODEL_T *old_data = V(cdata)(v);
         size_t n, pos, k;
-        unsigned op = (unsigned)check_rng_below(17);
+        unsigned op = (unsigned)MODEL_BELOW(17);
         const char *name = "?";
 
         M(ref_room)(&scratch, r->size + rs[b].size + 256);
@@ -222,8 +235,8 @@ static void M(run)(unsigned long ops)
             need = M(ref_grow)(r, r->size + 1, 0);
             M(ref_room)(r, r->size + 1);
             /* Half the time the value comes from the vector itself. */
-            if (r->size && check_rng_below(2)) {
-                pos = (size_t)check_rng_below(r->size);
+            if (r->size && MODEL_BELOW(2)) {
+                pos = (size_t)MODEL_BELOW(r->size);
                 rc = V(push_back)(v, (const MODEL_T *)&V(data)(v)[pos]);
                 memcpy(&src[0], &r->e[pos], sizeof(MODEL_T));
             } else {
@@ -243,11 +256,11 @@ static void M(run)(unsigned long ops)
         case 6:
         case 7:
             name = "insert";
-            pos = (size_t)check_rng_below(r->size + 2); /* size + 1: invalid */
+            pos = (size_t)MODEL_BELOW(r->size + 2); /* size + 1: invalid */
             n = M(rand_size)() % 64;
             if (op == 7 && r->size) {
                 /* From the vector itself, anywhere relative to pos. */
-                k = (size_t)check_rng_below(r->size);
+                k = (size_t)MODEL_BELOW(r->size);
                 n = n % (r->size - k + 1);
                 memcpy(tmp, r->e + k, n * sizeof(MODEL_T));
                 invalid = pos > r->size;
@@ -269,8 +282,8 @@ static void M(run)(unsigned long ops)
             break;
         case 8:
             name = "erase";
-            pos = (size_t)check_rng_below(r->size + 3);
-            k = (size_t)check_rng_below(r->size + 3); /* past the end: clamped */
+            pos = (size_t)MODEL_BELOW(r->size + 3);
+            k = (size_t)MODEL_BELOW(r->size + 3); /* past the end: clamped */
             V(erase)(v, pos, k);
             if (k > r->size)
                 k = r->size;
@@ -282,8 +295,8 @@ static void M(run)(unsigned long ops)
         case 9:
             name = "assign";
             n = M(rand_size)() % 256;
-            if (r->size && check_rng_below(3) == 0) {
-                k = (size_t)check_rng_below(r->size);
+            if (r->size && MODEL_BELOW(3) == 0) {
+                k = (size_t)MODEL_BELOW(r->size);
                 n = n % (r->size - k + 1);
                 memcpy(tmp, r->e + k, n * sizeof(MODEL_T));
                 rc = V(assign)(v, (const MODEL_T *)V(data)(v) + k, n);
@@ -334,7 +347,7 @@ static void M(run)(unsigned long ops)
         case 13:
             name = "destroy";
             V(destroy)(v);
-            if (check_rng_below(2))
+            if (MODEL_BELOW(2))
                 V(init)(v);
             M(ref_reset)(r);
             break;
@@ -348,7 +361,7 @@ static void M(run)(unsigned long ops)
         case 15:
             name = "write element";
             if (r->size) {
-                pos = (size_t)check_rng_below(r->size);
+                pos = (size_t)MODEL_BELOW(r->size);
                 memcpy(&V(data)(v)[pos], &src[1], sizeof(MODEL_T));
                 memcpy(&r->e[pos], &src[1], sizeof(MODEL_T));
             }
@@ -392,9 +405,16 @@ static void M(run)(unsigned long ops)
         if (!M(check)(v, r, name, step) || check_failures())
             break;
     }
+#ifndef MODEL_NO_COVERAGE
     /* The walk must have crossed the boundary often, both ways, and failed. */
     CHECKF(crossed_out > ops / 100 && crossed_in > ops / 100 && failed > ops / 100,
            "coverage: %lu out, %lu in, %lu failures", crossed_out, crossed_in, failed);
+#else
+    (void)crossed_out;
+    (void)crossed_in;
+    (void)failed;
+    (void)ops;
+#endif
 
     for (i = 0; i < MODEL_VECS; i++) {
         V(destroy)(&vs[i]);

@@ -21,43 +21,7 @@
 typedef char pv_bytes_is_32_bytes[sizeof(pv_bytes) <= 32 ? 1 : -1];
 typedef char pv_nt_is_compact[sizeof(pv_nt) == 28 * sizeof(nontrivial_elem) + 4 ? 1 : -1];
 
-#define MODEL_VEC pv_bytes
-#define MODEL_T unsigned char
-#define MODEL_N 28
-#define MODEL_NEW(e) (*(e) = 0)
-#define MODEL_RAND(e) (*(e) = (unsigned char)check_rng_u64())
-#define MODEL_ID bytes
-#include "prevector_model.h"
-
-#define MODEL_VEC pv_nt
-#define MODEL_T nontrivial_elem
-#define MODEL_N 28
-#define MODEL_NEW(e) ((e)->v = -1)
-#define MODEL_RAND(e) ((e)->v = (int)(check_rng_u64() % 2001) - 1000)
-#define MODEL_ID nt
-#include "prevector_model.h"
-
-#define MODEL_VEC pv_u16
-#define MODEL_T uint16_t
-#define MODEL_N 3
-#define MODEL_NEW(e) (*(e) = 0)
-#define MODEL_RAND(e) (*(e) = (uint16_t)check_rng_u64())
-#define MODEL_ID u16
-#include "prevector_model.h"
-
-static void random_hash32(pv_hash32 *e)
-{
-    for (size_t i = 0; i < sizeof *e; i++)
-        (*e)[i] = (unsigned char)check_rng_u64();
-}
-
-#define MODEL_VEC pv_hash
-#define MODEL_T pv_hash32
-#define MODEL_N 2
-#define MODEL_NEW(e) memset((e), 0, sizeof *(e))
-#define MODEL_RAND(e) random_hash32(e)
-#define MODEL_ID hash
-#include "prevector_model.h"
+#include "prevector_models.h"
 
 static void test_layout(void)
 {
