@@ -19,7 +19,7 @@ strict="-pedantic-errors"
 case " ${WARN_CFLAGS:-} " in *" -Werror "*) strict="$strict -Werror" ;; esac
 
 headers="crypto/sha1.h crypto/sha256.h crypto/sha512.h crypto/ripemd160.h crypto/siphash.h
-crypto/dispatch.h prevector/prevector.h prevector/serialize.h util/alloc.h util/stream.h
+crypto/dispatch.h crypto/chacha20.h crypto/fastrandom.h prevector/prevector.h prevector/serialize.h util/alloc.h util/stream.h
 bench/nanobench.h"
 for h in $headers; do
     base=${h##*/}
@@ -47,6 +47,8 @@ else
 #include "ripemd160.h"
 #include "siphash.h"
 #include "dispatch.h"
+#include "chacha20.h"
+#include "fastrandom.h"
 #include "prevector.h"
 #include "serialize.h"
 #include "nanobench.h"
@@ -94,6 +96,18 @@ int main()
     hex(h, out, RIPEMD160_OUTPUT_SIZE);
     expect(!std::strcmp(h, "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc"), "ripemd160(abc)");
     expect(sha256_autodetect() != NULL, "sha256_autodetect");
+
+    /* ChaCha20 and FastRandom of the all-zero key: keystream 76 b8 e0 ad ... */
+    chacha20_ctx cc;
+    unsigned char zkey[32] = {0};
+    chacha20_set_key(&cc, zkey);
+    chacha20_keystream(&cc, out, 64);
+    hex(h, out, 4);
+    expect(!std::strcmp(h, "76b8e0ad"), "chacha20 keystream");
+    fastrandom_ctx fr;
+    fastrandom_init_deterministic(&fr);
+    expect(fastrandom_rand32(&fr) == 0xade0b876u && fastrandom_randbool(&fr) == 0,
+           "fastrandom");
 
     /* SipHash-2-4 paper, appendix A: key 00..0f, message 00..0e. */
     for (int i = 0; i < 16; i++)

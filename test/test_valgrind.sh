@@ -47,4 +47,20 @@ esac
 case $cpu in *avx512=0*)
     case $chosen in *avx512*) echo "FAIL: picked AVX-512 on a CPU without it"; exit 1 ;; esac ;;
 esac
+
+# ChaCha20's own choice, the same way: its tests under valgrind, and AVX-512
+# not picked on a CPU (valgrind's) without it.
+out=$("$top_builddir/libtool" --mode=execute valgrind -q --error-exitcode=1 \
+    "$top_builddir/test/test_chacha20" --quick 2>&1)
+rc=$?
+printf '%s\n' "$out" | tail -n 4
+if [ "$rc" -ne 0 ]; then
+    echo "FAIL: test_chacha20 under valgrind exited $rc"
+    exit 1
+fi
+cpu=$(printf '%s\n' "$out" | grep '^cpu:')
+chosen=$(printf '%s\n' "$out" | grep '^chacha20_implementation:')
+case $cpu in *avx512=0*)
+    case $chosen in *avx512*) echo "FAIL: ChaCha20 picked AVX-512 on a CPU without it"; exit 1 ;; esac ;;
+esac
 exit 0

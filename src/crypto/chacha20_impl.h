@@ -1,0 +1,48 @@
+/* Internal to the crypto library: the ChaCha20 block functions behind
+ * chacha20.h, one per instruction set, each in its own file built with that
+ * instruction set's flags (chacha20_sse41.c, chacha20_avx2.c,
+ * chacha20_avx512.c; each exists only when configure found the compiler able
+ * to build it). chacha20.c chooses among them at run time and is the only
+ * caller outside the tests.
+ *
+ * A block function writes `blocks` whole 64-byte blocks of keystream, starting
+ * at the block counter in state[12] (low) and state[13] (high), XORed with in
+ * when in is not NULL, to out (in and out may be the same buffer, otherwise
+ * not overlapping, any alignment), and advances the 64-bit counter in state by
+ * blocks (wrapping at 2^64). It changes no other word of state. */
+#ifndef CRYPTO_CHACHA20_IMPL_H
+#define CRYPTO_CHACHA20_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void (*chacha20_blocks_fn)(uint32_t state[16], unsigned char *out,
+                                   const unsigned char *in, size_t blocks);
+
+/* Portable C, one block at a time (chacha20.c). */
+void chacha20_blocks_portable(uint32_t state[16], unsigned char *out, const unsigned char *in,
+                              size_t blocks);
+
+/* 4 blocks at a time with the state transposed across SSE registers, the last
+ * 1-3 blocks by the portable code (see chacha20_x86.h). SSSE3 instructions
+ * (pshufb), built and chosen as part of the SSE4.1 group. */
+void chacha20_blocks_sse41(uint32_t state[16], unsigned char *out, const unsigned char *in,
+                           size_t blocks);
+
+/* 8 blocks at a time in AVX2 registers, then 4, then the portable code. */
+void chacha20_blocks_avx2(uint32_t state[16], unsigned char *out, const unsigned char *in,
+                          size_t blocks);
+
+/* 16 blocks at a time in AVX-512 registers, then 8 and 4, all with AVX-512's
+ * rotate (F and VL), then the portable code. */
+void chacha20_blocks_avx512(uint32_t state[16], unsigned char *out, const unsigned char *in,
+                            size_t blocks);
+
+/* The self-test that decides whether a block function may be used (its
+ * output and counter against the portable code's on every block count up to
+ * 47, keystream and XOR, across a carry from word 12 into 13 and the wrap at
+ * 2^64, on unaligned buffers). Returns 1 when fn passes, 0 otherwise. For
+ * tests, to show that a broken function is refused. */
+int chacha20_selftest(chacha20_blocks_fn fn);
+
+#endif
