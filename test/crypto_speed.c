@@ -28,6 +28,12 @@
  *   SipHash_32b     siphash_uint256, each input the previous result (like
  *                   bench_bitcoin's), ns/hash; OpenSSL through EVP_MAC
  *   SipHash_32b_stream  the same through siphash_init/write/finalize
+ *   CHACHA20_1MB    1,000,000 bytes of ChaCha20 keystream, ns/byte; OpenSSL's
+ *                   EVP_chacha20 encrypts 1,000,000 zero bytes (its way to
+ *                   keystream), one context going on from call to call
+ *   CHACHA20_CRYPT_1MB  1,000,000 bytes XORed with keystream, both sides
+ *   CHACHA20_64     one 64-byte keystream call (what a FastRandom refill
+ *                   makes), ns/call; OpenSSL encrypts 64 zero bytes
  *
  * OpenSSL is called through SHA*_Init/Update/Final, its fastest path for
  * short inputs, with whatever assembly it picks for this CPU. */
@@ -40,6 +46,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "crypto/chacha20.h"
 #include "crypto/dispatch.h"
 #include "crypto/impl.h"
 #include "crypto/ripemd160.h"
@@ -55,6 +62,7 @@
 #include <openssl/opensslv.h>
 #include <openssl/ripemd.h>
 #include <openssl/sha.h>
+#include <openssl/evp.h>
 #if OPENSSL_VERSION_NUMBER >= 0x30000000L
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -69,7 +77,7 @@
 #define MAX_ROWS 10
 #define MAX_ROUNDS 64
 
-static unsigned char big[BIG], digest[64], small[32], d64buf[64 * D64_BLOCKS];
+static unsigned char big[BIG], bigout[BIG], zeros[BIG], digest[64], small[32], d64buf[64 * D64_BLOCKS];
 static uint32_t chain_state[8];
 static volatile uint64_t sink;
 
@@ -134,6 +142,12 @@ static void op_siphash32_stream(void)
     }
 }
 
+static chacha20_ctx chacha;
+
+static void op_chacha20(void) { chacha20_keystream(&chacha, bigout, BIG); }
+static void op_chacha20_crypt(void) { chacha20_crypt(&chacha, big, bigout, BIG); }
+static void op_chacha20_64(void) { chacha20_keystream(&chacha, bigout, 64); }
+
 /* ---- OpenSSL ------------------------------------------------------------ */
 
 #ifdef HAVE_OPENSSL
@@ -190,7 +204,39 @@ static void ossl_d64(void)
         SHA256_Final(d64buf + 32 * i, &c);
     }
 }
+
+static EVP_CIPHER_CTX *chacha_ossl;
+
+static void ossl_chacha20(void)
+{
+    int outl;
+    EVP_EncryptUpdate(chacha_ossl, bigout, &outl, zeros, BIG);
+}
+
+static void ossl_chacha20_crypt(void)
+{
+    int outl;
+    EVP_EncryptUpdate(chacha_ossl, bigout, &outl, big, BIG);
+}
+
+static void ossl_chacha20_64(void)
+{
+    int outl;
+    EVP_EncryptUpdate(chacha_ossl, bigout, &outl, zeros, 64);
+}
+
+static int chacha_setup(void)
+{
+    static const unsigned char key[32], iv[16];
+    chacha_ossl = EVP_CIPHER_CTX_new();
+    return chacha_ossl != NULL
+        && EVP_EncryptInit_ex(chacha_ossl, EVP_chacha20(), NULL, key, iv) == 1;
+}
 #else
+static int chacha_setup(void) { return 0; }
+#define ossl_chacha20 NULL
+#define ossl_chacha20_crypt NULL
+#define ossl_chacha20_64 NULL
 #define ossl_sha1 NULL
 #define ossl_sha256 NULL
 #define ossl_sha512 NULL
@@ -345,6 +391,12 @@ int main(int argc, char **argv)
         {"SipHash_32b", "ns/hash", NULL, NULL, NULL, op_siphash32, ossl_siphash32, SIP_CHAIN},
         {"SipHash_32b_stream", "ns/hash", NULL, NULL, NULL, op_siphash32_stream, NULL,
          SIP_CHAIN},
+        {"CHACHA20_1MB", "keystream, ns/byte", chacha20_impl_list, chacha20_force,
+         chacha20_implementation, op_chacha20, ossl_chacha20, BIG},
+        {"CHACHA20_CRYPT_1MB", "XOR, ns/byte", chacha20_impl_list, chacha20_force,
+         chacha20_implementation, op_chacha20_crypt, ossl_chacha20_crypt, BIG},
+        {"CHACHA20_64", "64-byte keystream, ns/call", chacha20_impl_list, chacha20_force,
+         chacha20_implementation, op_chacha20_64, ossl_chacha20_64, 1},
     };
     const size_t n_benches = sizeof benches / sizeof benches[0];
     row rows[MAX_ROWS];
@@ -373,6 +425,15 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < BIG; i++)
         big[i] = (unsigned char)(i * 131 + 7);
     memcpy(chain_state, sha256_iv, sizeof chain_state);
+    {
+        static const unsigned char key[32];
+        chacha20_set_key(&chacha, key);
+    }
+    if (!chacha_setup()) {
+        for (size_t b = 0; b < n_benches; b++)
+            if (strncmp(benches[b].name, "CHACHA20", 8) == 0)
+                benches[b].ossl_op = NULL;
+    }
     if (!sip_setup()) {
         for (size_t b = 0; b < n_benches; b++)
             if (strcmp(benches[b].name, "SipHash_32b") == 0)
@@ -397,6 +458,9 @@ int main(int argc, char **argv)
 #ifdef HAVE_OPENSSL_SIPHASH
     EVP_MAC_CTX_free(sip_ctx);
 #endif
-    sink = digest[0] + small[0] + d64buf[0] + chain_state[0];
+#ifdef HAVE_OPENSSL
+    EVP_CIPHER_CTX_free(chacha_ossl);
+#endif
+    sink = digest[0] + bigout[0] + small[0] + d64buf[0] + chain_state[0];
     return ran > 0 ? 0 : 1;
 }
