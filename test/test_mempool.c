@@ -18,6 +18,7 @@
 #endif
 
 #include "check.h"
+#include "mempool_model.h"
 #include "crypto/sha256.h"
 #include "mempool/mempool.h"
 #include "mempool/workload.h"
@@ -250,17 +251,6 @@ static void test_tx_alloc_failure(void) {
 
 /* ---- workload ----------------------------------------------------------------- */
 
-/* Index of the workload transaction with this txid among the first n, or -1. */
-static long find_in(const mempool_workload *w, size_t n, const unsigned char txid[32]) {
-    size_t i;
-    for (i = 0; i < n; i++) {
-        if (memcmp(w->txs[i].txid, txid, 32) == 0) {
-            return (long)i;
-        }
-    }
-    return -1;
-}
-
 static void test_workload(void) {
     mempool_workload a, b, c;
     size_t i, k, children = 300, same = 0, spent_total = 0;
@@ -288,7 +278,7 @@ static void test_workload(void) {
         CHECK(tx->vin_count >= 1 && tx->vin_count <= 10);
         CHECK(tx->fee % tx->size == 0 && tx->fee / tx->size >= 1 && tx->fee / tx->size <= 100);
         for (k = 0; k < tx->vin_count; k++) {
-            long par = find_in(&a, a.count, tx->vin[k].prevout.txid);
+            long par = model_find(&a, a.count, tx->vin[k].prevout.txid);
             if (i < MEMPOOL_WORKLOAD_BASE_TXS) {
                 CHECK(par < 0 && tx->vin_count == 1);
             } else if (par >= 0) {
@@ -328,285 +318,7 @@ static void test_workload_alloc_failure(void) {
     CHECK(k > 0);
 }
 
-/* ---- the model --------------------------------------------------------------- */
-
-typedef struct {
-    const mempool_workload *w;
-    size_t n;
-    uint32_t **par, **chi; /* distinct parents / children among the workload */
-    uint32_t *npar, *nchi;
-    unsigned char *present;
-    uint32_t *queue, *mark, *mark2, epoch;
-    const mempool_tx **buf;
-} model;
-
-static void model_init(model *m, const mempool_workload *w) {
-    size_t i, k;
-    m->w = w;
-    m->n = w->count;
-    m->par = calloc(m->n, sizeof(*m->par));
-    m->chi = calloc(m->n, sizeof(*m->chi));
-    m->npar = calloc(m->n, sizeof(uint32_t));
-    m->nchi = calloc(m->n, sizeof(uint32_t));
-    m->present = calloc(m->n, 1);
-    m->queue = calloc(m->n, sizeof(uint32_t));
-    m->mark = calloc(m->n, sizeof(uint32_t));
-    m->mark2 = calloc(m->n, sizeof(uint32_t));
-    m->buf = calloc(m->n, sizeof(*m->buf));
-    m->epoch = 0;
-    if (!m->par || !m->chi || !m->npar || !m->nchi || !m->present || !m->queue ||
-        !m->mark || !m->mark2 || !m->buf) {
-        fprintf(stderr, "test_mempool: out of memory\n");
-        exit(1);
-    }
-    for (i = 0; i < m->n; i++) {
-        m->par[i] = calloc(10, sizeof(uint32_t));
-        m->chi[i] = calloc(11, sizeof(uint32_t));
-        if (!m->par[i] || !m->chi[i]) {
-            fprintf(stderr, "test_mempool: out of memory\n");
-            exit(1);
-        }
-    }
-    for (i = 0; i < m->n; i++) {
-        for (k = 0; k < w->txs[i].vin_count; k++) {
-            long p = find_in(w, i, w->txs[i].vin[k].prevout.txid);
-            uint32_t j;
-            int dup = 0;
-            if (p < 0) {
-                continue;
-            }
-            for (j = 0; j < m->npar[i]; j++) {
-                dup |= m->par[i][j] == (uint32_t)p;
-            }
-            if (!dup) {
-                m->par[i][m->npar[i]++] = (uint32_t)p;
-                m->chi[p][m->nchi[p]++] = (uint32_t)i;
-            }
-        }
-    }
-}
-
-static void model_free(model *m) {
-    size_t i;
-    for (i = 0; i < m->n; i++) {
-        free(m->par[i]);
-        free(m->chi[i]);
-    }
-    free(m->par);
-    free(m->chi);
-    free(m->npar);
-    free(m->nchi);
-    free(m->present);
-    free(m->queue);
-    free(m->mark);
-    free(m->mark2);
-    free(m->buf);
-}
-
-/* The present entries reachable from i (i included) going up (parents) or
- * down (children), into m->queue, marked with a new epoch; returns how many. */
-static uint32_t closure(model *m, uint32_t i, int up) {
-    uint32_t qn = 1, q, j;
-    m->epoch++;
-    m->queue[0] = i;
-    m->mark[i] = m->epoch;
-    for (q = 0; q < qn; q++) {
-        uint32_t x = m->queue[q], n = up ? m->npar[x] : m->nchi[x];
-        const uint32_t *v = up ? m->par[x] : m->chi[x];
-        for (j = 0; j < n; j++) {
-            if (m->present[v[j]] && m->mark[v[j]] != m->epoch) {
-                m->mark[v[j]] = m->epoch;
-                m->queue[qn++] = v[j];
-            }
-        }
-    }
-    return qn;
-}
-
-/* Sums of the closure in m->queue. */
-static void sums(const model *m, uint32_t qn, uint64_t *size, int64_t *fees) {
-    uint32_t q;
-    *size = 0;
-    *fees = 0;
-    for (q = 0; q < qn; q++) {
-        *size += m->w->txs[m->queue[q]].vsize;
-        *fees += m->w->txs[m->queue[q]].fee;
-    }
-}
-
-/* The set mempool_ancestors/descendants reports equals the closure just
- * computed (marks of m->epoch), minus i itself. */
-static int same_set(model *m, mempool *pool, uint32_t i, int up, uint32_t qn) {
-    size_t cnt = 0, j;
-    int ok;
-    const mempool_tx *t = &m->w->txs[i];
-    ok = (up ? mempool_ancestors(pool, t->txid, m->buf, m->n, &cnt)
-             : mempool_descendants(pool, t->txid, m->buf, m->n, &cnt)) == 0;
-    ok = ok && cnt + 1 == qn;
-    for (j = 0; ok && j < cnt; j++) {
-        long x = m->buf[j] - m->w->txs;
-        ok = x >= 0 && (size_t)x < m->n && (uint32_t)x != i && m->mark[x] == m->epoch &&
-             m->mark2[x] != m->epoch; /* distinct */
-        if (ok) {
-            m->mark2[x] = m->epoch;
-        }
-    }
-    return ok;
-}
-
-/* Compares everything the pool reports with the model. */
-static void verify(model *m, mempool *pool) {
-    size_t i, k, cnt = 0, listed, bad = 0;
-    uint64_t total = 0, usage = 0;
-    for (i = 0; i < m->n; i++) {
-        const mempool_tx *t = &m->w->txs[i];
-        mempool_entry_info info;
-        uint64_t size;
-        int64_t fees;
-        uint32_t qn;
-        if (mempool_exists(pool, t->txid) != m->present[i]) {
-            bad++;
-            continue;
-        }
-        for (k = 0; k < t->vin_count; k++) {
-            const mempool_tx *sp = mempool_spender(pool, t->vin[k].prevout.txid,
-                                                   t->vin[k].prevout.n);
-            bad += sp != (m->present[i] ? t : NULL);
-        }
-        if (!m->present[i]) {
-            bad += mempool_lookup(pool, t->txid, &info) != -1;
-            continue;
-        }
-        cnt++;
-        total += t->vsize;
-        if (mempool_lookup(pool, t->txid, &info) != 0) {
-            bad++;
-            continue;
-        }
-        bad += info.tx != t || info.fee != t->fee || info.size != t->vsize;
-        /* An entry's share covers at least its transaction's memory. */
-        bad += info.usage < mempool_tx_dynamic_usage(t);
-        usage += info.usage;
-        qn = closure(m, (uint32_t)i, 1);
-        sums(m, qn, &size, &fees);
-        bad += info.ancestor_count != qn || info.ancestor_size != size ||
-               info.ancestor_fees != fees;
-        bad += !same_set(m, pool, (uint32_t)i, 1, qn);
-        qn = closure(m, (uint32_t)i, 0);
-        sums(m, qn, &size, &fees);
-        bad += info.descendant_count != qn || info.descendant_size != size ||
-               info.descendant_fees != fees;
-        bad += !same_set(m, pool, (uint32_t)i, 0, qn);
-    }
-    CHECKF(bad == 0, "%zu mismatches between the pool and the model", bad);
-    CHECK(mempool_count(pool) == cnt);
-    CHECK(mempool_total_size(pool) == total);
-    CHECK(mempool_dynamic_usage(pool) == usage);
-    CHECK((usage == 0) == (cnt == 0));
-    listed = mempool_list(pool, m->buf, m->n);
-    CHECK(listed == cnt);
-    for (i = 0; i < listed && i < m->n; i++) {
-        long x = m->buf[i] - m->w->txs;
-        CHECK(x >= 0 && (size_t)x < m->n && m->present[x]);
-    }
-}
-
-/* ---- trimming ------------------------------------------------------------------- */
-
-typedef struct {
-    model *m;
-    unsigned char *evicted; /* members of evicted closures, by workload index */
-    uint64_t limit;
-    int by_usage;         /* mempool_trim_to_usage, else mempool_trim */
-    int64_t max_rate;     /* highest evicted package rate + incremental fee */
-    size_t packages, expected;
-    mempool *pool;
-} trim_ctx;
-
-/* What the trim compares with its limit. */
-static uint64_t trim_measure(const trim_ctx *c) {
-    return c->by_usage ? mempool_dynamic_usage(c->pool) : mempool_total_size(c->pool);
-}
-
-/* Called before each eviction: the root must have the lowest descendant fee
- * rate in the pool, recomputed from scratch; records its closure. */
-static void on_evict(void *arg, mempool *pool, const unsigned char txid[32]) {
-    trim_ctx *c = arg;
-    model *m = c->m;
-    long root = find_in(m->w, m->n, txid);
-    uint64_t rsize, size;
-    int64_t rfees, fees;
-    uint32_t i, qn;
-    CHECK(pool == c->pool);
-    CHECK(trim_measure(c) > c->limit);
-    if (!CHECK(root >= 0 && m->present[root])) {
-        return;
-    }
-    sums(m, closure(m, (uint32_t)root, 0), &rsize, &rfees);
-    if (rfees * 1000 / (int64_t)rsize + MEMPOOL_INCREMENTAL_RELAY_FEE > c->max_rate) {
-        c->max_rate = rfees * 1000 / (int64_t)rsize + MEMPOOL_INCREMENTAL_RELAY_FEE;
-    }
-    for (i = 0; i < m->n; i++) {
-        if (!m->present[i]) {
-            continue;
-        }
-        sums(m, closure(m, i, 0), &size, &fees);
-        /* rfees/rsize <= fees/size; the products fit easily in 64 bits here. */
-        CHECKF(rfees * (int64_t)size <= fees * (int64_t)rsize,
-               "evicted root %ld (%lld/%llu) but %u has %lld/%llu", root, (long long)rfees,
-               (unsigned long long)rsize, i, (long long)fees, (unsigned long long)size);
-    }
-    /* Removed right after this returns: the model drops them now, so that the
-     * next call sees the pool as it will be then. */
-    qn = closure(m, (uint32_t)root, 0);
-    for (i = 0; i < qn; i++) {
-        c->evicted[m->queue[i]] = 1;
-        m->present[m->queue[i]] = 0;
-    }
-    c->expected += qn;
-    c->packages++;
-}
-
-/* Trims through the pool with the checking callback (by total size, or by
- * dynamic usage); the model follows. */
-static size_t model_trim(model *m, mempool *pool, uint64_t limit, int by_usage) {
-    trim_ctx c;
-    size_t n;
-    c.m = m;
-    c.evicted = calloc(m->n, 1);
-    c.limit = limit;
-    c.by_usage = by_usage;
-    c.max_rate = mempool_min_fee_rate(pool);
-    c.packages = c.expected = 0;
-    c.pool = pool;
-    if (c.evicted == NULL) {
-        fprintf(stderr, "test_mempool: out of memory\n");
-        exit(1);
-    }
-    n = by_usage ? mempool_trim_to_usage(pool, limit, on_evict, &c)
-                 : mempool_trim(pool, limit, on_evict, &c);
-    CHECK(n == c.expected);
-    CHECK(trim_measure(&c) <= limit);
-    CHECK(mempool_min_fee_rate(pool) == c.max_rate);
-    free(c.evicted);
-    return c.packages;
-}
-
 /* ---- the random model test ---------------------------------------------------- */
-
-/* Whether adding i must give MEMPOOL_ERR_HAS_CHILDREN: some present entry
- * spends an output of i. The model's links are by txid alone, so this holds
- * for any output index; workload transactions spend only indices their
- * parents have, and the outsider op of test_model_random covers the rest. */
-static int has_present_child(const model *m, uint32_t i) {
-    uint32_t j;
-    for (j = 0; j < m->nchi[i]; j++) {
-        if (m->present[m->chi[i][j]]) {
-            return 1;
-        }
-    }
-    return 0;
-}
 
 static uint32_t random_with(const model *m, int present) {
     uint32_t i = (uint32_t)check_rng_below(m->n), k;
@@ -652,7 +364,7 @@ static void test_model_random(void) {
             if (i == UINT32_MAX) {
                 continue;
             }
-            if (has_present_child(&m, i)) {
+            if (model_has_present_child(&m, i)) {
                 CHECK(mempool_add(pool, &w.txs[i]) == MEMPOOL_ERR_HAS_CHILDREN);
                 refused++;
             } else {
@@ -666,7 +378,7 @@ static void test_model_random(void) {
             if (i == UINT32_MAX) {
                 continue;
             }
-            qn = closure(&m, i, 0);
+            qn = model_closure(&m, i, 0);
             CHECK(mempool_remove(pool, w.txs[i].txid, &removed) == MEMPOOL_OK);
             CHECK(removed == qn);
             for (k = 0; k < qn; k++) {
@@ -734,22 +446,22 @@ static void test_model_random(void) {
             stream_destroy(&s);
             refused++;
         }
-        verify(&m, pool);
+        model_verify(&m, pool);
     }
     /* Fill completely, then trim to empty the way the benchmark does. */
     for (step = 0; step < (int)m.n; step++) {
-        if (!m.present[step] && !has_present_child(&m, (uint32_t)step)) {
+        if (!m.present[step] && !model_has_present_child(&m, (uint32_t)step)) {
             CHECK(mempool_add(pool, &w.txs[step]) == MEMPOOL_OK);
             m.present[step] = 1;
         }
     }
-    verify(&m, pool);
+    model_verify(&m, pool);
     packages += model_trim(&m, pool, mempool_dynamic_usage(pool) * 3 / 4, 1);
-    verify(&m, pool);
+    model_verify(&m, pool);
     packages += model_trim(&m, pool, mempool_total_size(pool) / 2, 0);
-    verify(&m, pool);
+    model_verify(&m, pool);
     packages += model_trim(&m, pool, 0, 0);
-    verify(&m, pool);
+    model_verify(&m, pool);
     CHECK(mempool_count(pool) == 0 && mempool_total_size(pool) == 0);
     CHECK(mempool_dynamic_usage(pool) == 0);
     CHECK(adds > 0 && removes > 0 && trims > 0 && refused > 0 && packages > 0);
@@ -1316,7 +1028,7 @@ static void test_add_alloc_failure(void) {
             bb_alloc_fail_after(-1);
             if (rc == MEMPOOL_OK) {
                 m.present[t] = 1;
-                verify(&m, pool);
+                model_verify(&m, pool);
                 mempool_free(pool);
                 if ((size_t)k > max_points) {
                     max_points = (size_t)k;
@@ -1324,11 +1036,11 @@ static void test_add_alloc_failure(void) {
                 break;
             }
             CHECK(rc == MEMPOOL_ERR_NOMEM);
-            verify(&m, pool);
+            model_verify(&m, pool);
             /* The pool works on after the failure. */
             CHECK(mempool_add(pool, &w.txs[t]) == MEMPOOL_OK);
             m.present[t] = 1;
-            verify(&m, pool);
+            model_verify(&m, pool);
             mempool_free(pool);
         }
     }
