@@ -127,6 +127,42 @@ int nb_get_error(const nb_bench *b);
 /* The steady clock's resolution in seconds, measured once per process. */
 double nb_clock_resolution(void);
 
+/* ---- Counting instructions under valgrind (nb_valgrind.c) ---- */
+
+/* 1 when the harness was built with valgrind's client-request header
+ * (valgrind/callgrind.h), without which it cannot count under callgrind. */
+int nb_valgrind_supported(void);
+/* 1 when this process runs under valgrind's callgrind and the harness
+ * supports it: nb_run then counts instructions instead of timing. Each
+ * epoch is wrapped in callgrind's client requests and its dump read back
+ * from callgrind's out file (NANOBENCH_CALLGRIND_OUT names it when
+ * --callgrind-out-file was given; %p is the process id). Iteration counts
+ * are fixed by the counts alone, and each kept epoch is the difference of
+ * an epoch of n and one of 2n iterations, so the loop's fixed cost drops
+ * out: NB_INSTRUCTIONS is exact per iteration, and with valgrind's
+ * --branch-sim=yes NB_BRANCH_INSTRUCTIONS (conditional and indirect) and
+ * NB_BRANCH_MISSES (simulated). NB_ELAPSED is then the simulator's time.
+ * See doc/instructions.md. */
+int nb_valgrind_counting(void);
+
+/* What nb_valgrind_run saw. */
+typedef struct {
+    int exit_status;   /* the program's exit status; -1 when a signal ended it */
+    int signal;        /* that signal, else 0 */
+    size_t dumps;      /* callgrind dumps the harness asked for (0: nothing counted) */
+    char last[128];    /* the name of the run of the last dump ("" when none) */
+} nb_valgrind_report;
+
+/* Runs argv (argv[0] searched in PATH, as execvp does) under valgrind's
+ * callgrind the way the harness counts: valgrind found in PATH, options
+ * --tool=callgrind --collect-atstart=no --branch-sim=yes -q, then those in
+ * valgrind_args (NULL-terminated; NULL for none), callgrind's files in a
+ * temporary directory removed afterwards. The program shares the caller's
+ * standard streams. Returns 0 when it ran (its outcome in *rep); -1 with
+ * errno ENOENT when no valgrind is in PATH, EINVAL for an empty argv, or
+ * the error of the temporary directory, fork or wait. */
+int nb_valgrind_run(char *const argv[], char *const valgrind_args[], nb_valgrind_report *rep);
+
 /* ---- Running (nb_run inline; the rest in nb_logic.c) ---- */
 
 /* Internal, called by nb_run only: set up a run (0, or -1 and nothing runs;

@@ -54,6 +54,7 @@ struct nb_result {
     size_t cap;
     unsigned has;              /* bit m: measure m is valid in every epoch */
     int overflow;              /* ended with "iterations overflow" */
+    int counted;               /* counters from callgrind's simulation (nb_valgrind.c) */
     uint64_t discarded;        /* epochs run and not kept (calibration, short) */
 };
 
@@ -122,7 +123,19 @@ int    nb_perf_hardware_available(const nb_perf_group *g);
 /* ---- iteration logic (nb_logic.c) ---- */
 enum { NB_ST_IDLE, NB_ST_WARMUP, NB_ST_CALIBRATE, NB_ST_MEASURE, NB_ST_FIXED,
        NB_ST_ENDLESS, NB_ST_DONE,
-       NB_ST_COMPARE /* an nb_compare is running: nb_run and nb_compare refuse */ };
+       NB_ST_COMPARE, /* an nb_compare is running: nb_run and nb_compare refuse */
+       NB_ST_VALGRIND /* counting under callgrind (nb_valgrind.c) */ };
+
+/* Counting under callgrind (nb_valgrind.c): where a run stands in its
+ * sequence of epochs, and the short epoch's totals. */
+typedef struct {
+    int phase;                 /* probe, then short/long epochs in turn */
+    uint64_t n;                /* iterations of a short epoch (a long one: 2n) */
+    double short_counts[NB_MEASURE_COUNT];
+    uint64_t short_ns;
+    unsigned short_has;
+    uint64_t t0;
+} nb_vg_state;
 
 typedef struct {
     int state;
@@ -132,6 +145,7 @@ typedef struct {
     double fastest;            /* least ns per iteration seen (0: none yet) */
     uint64_t rng;
     nb_result *result;         /* being filled */
+    nb_vg_state vg;            /* state NB_ST_VALGRIND only */
 } nb_logic;
 
 struct nb_bench {
@@ -172,6 +186,23 @@ void nb_bench_append(nb_bench *b, nb_result *r);
  * in that round. */
 size_t nb_compare_block(size_t n);
 void   nb_compare_order(size_t n, size_t row, size_t *order);
+
+/* ---- counting under callgrind (nb_valgrind.c) ---- */
+/* Called by nb_impl_start once r is allocated: when the process runs under
+ * callgrind, takes the run over (state NB_ST_VALGRIND) and returns 1;
+ * otherwise changes nothing and returns 0. */
+int  nb_vg_start(nb_bench *b);
+/* Around one epoch in state NB_ST_VALGRIND, in place of the timed logic. */
+void nb_vg_epoch_begin(nb_bench *b);
+void nb_vg_epoch_end(nb_bench *b);
+/* Reads a callgrind dump: the "events:" names and the "totals:" (or
+ * "summary:") line into counts (NB_INSTRUCTIONS from Ir; branches from
+ * Bc + Bi, their misses from Bcm + Bim where --branch-sim gave them); sets
+ * *has (bit m: counts[m] is valid) and, when trigger is not NULL, checks
+ * that the dump's trigger was that client request. 0, or -1 when the file
+ * is unreadable, not callgrind's, or another dump's. */
+int  nb_vg_read_dump(const char *path, const char *trigger, double counts[NB_MEASURE_COUNT],
+                     unsigned *has);
 
 /* ---- config and results (nb_bench.c, nb_result.c) ---- */
 int  nb_config_copy(nb_config *dst, const nb_config *src);  /* 0 or -1 */

@@ -134,7 +134,9 @@ static size_t columns(nb_column *c, const nb_result *r, const nb_result *first, 
         add_col(c, &n, 17, 2, "bra/", unit, "", bra);
         if (mask & (1u << NB_BRANCH_MISSES)) {
             double p = bra >= 1e-9 ? 100.0 * per_unit(r, NB_BRANCH_MISSES) / bra : 0.0;
-            add_col(c, &n, 10, 1, "miss%", "", "%", p);
+            /* callgrind's misses are its simulated predictor's, not the CPU's */
+            add_col(c, &n, r->counted ? 12 : 10, 1, r->counted ? "sim.miss%" : "miss%", "",
+                    "%", p);
         }
     }
     add_col(c, &n, 12, 2, "total", "", "",
