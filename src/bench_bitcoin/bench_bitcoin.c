@@ -83,6 +83,14 @@ static void print_help(FILE *out)
         "                        it stays on one CPU, the highest-numbered it may use, while\n"
         "                        measuring: moves cost cold caches and were the largest\n"
         "                        source of err% here)\n"
+        "  -instructions         count instructions instead of timing: run again under\n"
+        "                        valgrind's callgrind (Debian package valgrind), which counts\n"
+        "                        only the measured loops; adds ins/<unit>, bra/<unit> and the\n"
+        "                        simulated branch miss% to the table and -output-json; the\n"
+        "                        same binary gives the same counts on every run. Valgrind's\n"
+        "                        CPU has no SHA-NI or AVX-512: the hashes then run other code\n"
+        "                        (said on stderr). Times in that table are the simulator's\n"
+        "                        (see doc/instructions.md)\n"
         "  -sanity-check         run every selected benchmark once (one epoch of one\n"
         "                        iteration), print no table; for tests\n"
         "  -output-csv=<file>    also write the results as CSV (one row per result)\n"
@@ -235,6 +243,11 @@ static int run_one(nb_bench *b, const char *name, void (*fn)(nb_bench *bench))
     if (nb_result_count(b) != before + 1) {
         bench_error("%s: made %zu measurements instead of one (a benchmark must call "
                    "nb_run exactly once)", name, nb_result_count(b) - before);
+        return -1;
+    }
+    if (nb_valgrind_counting() && !nb_result_has(nb_result_at(b, before), NB_INSTRUCTIONS)) {
+        bench_error("%s: callgrind's counts could not be read back (NANOBENCH_CALLGRIND_OUT "
+                   "must name valgrind's --callgrind-out-file; -instructions sets both)", name);
         return -1;
     }
     return 0;
@@ -395,6 +408,74 @@ static void pin_to_one_cpu(void)
 #endif
 }
 
+/* -instructions: runs this program again, with the same options but -instructions, under
+ * callgrind (nb_valgrind_run), where the harness counts instead of timing and the child
+ * prints the table and writes the files. Returns the exit status. */
+static int run_instructions(int argc, char **argv)
+{
+    char self[4096], **child;
+    nb_valgrind_report rep;
+    ssize_t len;
+    int i, n = 0, status;
+
+    if (!nb_valgrind_supported()) {
+        bench_error("-instructions: this " PROG " was built without valgrind's client-request "
+                   "header valgrind/callgrind.h (Debian package valgrind): install it and run "
+                   "configure again");
+        return 1;
+    }
+    child = bb_malloc_array((size_t)argc + 1, sizeof *child);
+    if (!child) {
+        bench_error("-instructions: out of memory");
+        return 1;
+    }
+    /* The binary itself, not what argv[0] says (a name found in PATH, or a wrapper). */
+    len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len > 0) {
+        self[len] = '\0';
+        child[n++] = self;
+    } else {
+        child[n++] = argv[0];
+    }
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-instructions") != 0 && strcmp(argv[i], "--instructions") != 0)
+            child[n++] = argv[i];
+    child[n] = NULL;
+    i = nb_valgrind_run(child, NULL, &rep);
+    bb_free(child);
+    if (i != 0) {
+        if (errno == ENOENT)
+            bench_error("-instructions: valgrind is not installed (not found in PATH); it is "
+                       "in the Debian package valgrind");
+        else
+            bench_error("-instructions: cannot run valgrind: %s", strerror(errno));
+        return 1;
+    }
+    if (rep.signal) {
+        if (rep.last[0])
+            bench_error("-instructions: a benchmark crashed under valgrind (signal %d, %s) "
+                       "after the last counted epoch of '%s'; valgrind's report, if it made "
+                       "one, is above",
+                       rep.signal, strsignal(rep.signal), rep.last);
+        else
+            bench_error("-instructions: the program crashed under valgrind (signal %d, %s) "
+                       "before any benchmark was counted; valgrind's report, if it "
+                       "made one, is above",
+                       rep.signal, strsignal(rep.signal));
+        return 1;
+    }
+    status = rep.exit_status;
+    if (status == 127 && rep.dumps == 0) {
+        bench_error("-instructions: valgrind could not start this program");
+        return 1;
+    }
+    if (status == 0 && rep.dumps == 0) {
+        bench_error("-instructions: valgrind ran, but nothing was counted");
+        return 1;
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     bench_options o;
@@ -426,6 +507,12 @@ int main(int argc, char **argv)
     }
     if (o.compare && compare_rows(sel, count, &rows, &nrows) != 0)
         goto done;
+    /* Under callgrind already (the child of -instructions, or a user's own valgrind run),
+     * the harness counts by itself. */
+    if (o.instructions && !o.list && !o.help && !nb_valgrind_counting()) {
+        status = run_instructions(argc, argv);
+        goto done;
+    }
 
     /* The output files, checked (and their temporaries created) even for -list, so that a
      * command line that names an unwritable file fails whatever else it asks for. */
@@ -475,6 +562,10 @@ int main(int argc, char **argv)
     }
 
     fprintf(stderr, "Using the '%s' SHA256 implementation\n", sha256_autodetect());
+    if (nb_valgrind_counting())
+        fprintf(stderr, "Counting instructions under callgrind; the hashes run SHA1 '%s', "
+                "SHA256 '%s', SHA512 '%s' (valgrind's CPU has no SHA-NI or AVX-512)\n",
+                sha1_impl_current(), sha256_impl_current(), sha512_impl_current());
     if (!o.no_pin)
         pin_to_one_cpu();
     if (o.compare) {

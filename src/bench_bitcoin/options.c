@@ -179,7 +179,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         value = eq ? eq + 1 : NULL;
 #define IS(name) (key_len == sizeof(name) - 1 && memcmp(key, name, key_len) == 0)
         if (IS("list") || IS("sanity-check") || IS("compare") || IS("no-pin") || IS("help")
-            || IS("h") || IS("?")) {
+            || IS("h") || IS("?") || IS("instructions")) {
             if (value) {
                 bench_error("-%.*s takes no value (got '%s')", (int)key_len, key, arg);
                 return -1;
@@ -192,6 +192,8 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
                 o->compare = 1;
             else if (IS("no-pin"))
                 o->no_pin = 1;
+            else if (IS("instructions"))
+                o->instructions = 1;
             else
                 o->help = 1;
             continue;

@@ -23,6 +23,7 @@ typedef struct {
     int help;
     int compare;
     int no_pin;              /* -no-pin: let the scheduler move the process between CPUs */
+    int instructions;        /* -instructions: run again under callgrind, counting */
     double *asymptote;       /* asymptote_count values, each > 0 */
     size_t asymptote_count;
     double min_time_ns;      /* >= 0; 0: leave the harness's min epoch time */
