@@ -15,6 +15,10 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 if grep -q '^#define BB_SANITIZERS 1' "$top_builddir/config.h"; then
+    if grep -q '^#define HAVE_VALGRIND_CALLGRIND_H 1' "$top_builddir/config.h"; then
+        "$bb" -instructions -filter=SHA1 >"$tmp/out" 2>"$tmp/err" && fail "sanitizers: exit 0"
+        grep -q "built with sanitizers" "$tmp/err" || fail "sanitizers: $(cat "$tmp/err")"
+    fi
     echo "built with sanitizers: valgrind cannot run ASan programs: skipped"
     exit 77
 fi

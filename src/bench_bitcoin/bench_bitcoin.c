@@ -424,6 +424,11 @@ static int run_instructions(int argc, char **argv)
                    "configure again");
         return 1;
     }
+#ifdef BB_SANITIZERS
+    bench_error("-instructions: this " PROG " was built with sanitizers, and valgrind cannot "
+               "run AddressSanitizer programs: configure without --enable-sanitizers");
+    return 1;
+#endif
     child = bb_malloc_array((size_t)argc + 1, sizeof *child);
     if (!child) {
         bench_error("-instructions: out of memory");
