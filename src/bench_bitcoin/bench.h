@@ -67,6 +67,12 @@ typedef struct {
 /* The benchmarks -compare knows, in byte-wise name order; *count receives how many. */
 const bench_compare_entry *bench_compare_registry(size_t *count);
 
+/* The SipHash key a benchmark's mempool is made with (mempool_new's salt): NULL, a random one
+ * from /dev/urandom as Core's pools have, except when counted under callgrind
+ * (-instructions): there a fixed one, since the random key moves the hash tables' probe
+ * lengths, and the count with them, a little from run to run. */
+const uint64_t *bench_mempool_salt(void);
+
 /* The largest -asymptote value: ComplexMemPool's number of child transactions, whose memory
  * grows with its square (10000: about 170 MB, 30000: 1.4 GB). */
 #define BENCH_MAX_COMPLEXITY_N 10000

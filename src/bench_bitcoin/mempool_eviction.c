@@ -37,7 +37,7 @@ void MempoolEviction(nb_bench *bench) {
     }
     c.txs = txs;
     c.failed = 0;
-    if ((c.pool = mempool_new(NULL)) == NULL) {
+    if ((c.pool = mempool_new(bench_mempool_salt())) == NULL) {
         c.failed = 1;
     } else {
         nb_run(bench, mempool_eviction_op, &c);

@@ -26,8 +26,11 @@ static void complex_mempool_op(void *arg) {
     nb_do_not_optimize_away(left);
 }
 
-static const uint64_t counting_salt[2] = {UINT64_C(0x9e3779b97f4a7c15),
-                                          UINT64_C(0xd1b54a32d192ed03)};
+const uint64_t *bench_mempool_salt(void) {
+    static const uint64_t fixed[2] = {UINT64_C(0x9e3779b97f4a7c15),
+                                      UINT64_C(0xd1b54a32d192ed03)};
+    return nb_valgrind_counting() ? fixed : NULL;
+}
 
 void ComplexMemPool(nb_bench *bench) {
     int childTxs = 800;
@@ -46,10 +49,7 @@ void ComplexMemPool(nb_bench *bench) {
     }
     c.w = &w;
     c.failed = 0;
-    /* The pool salts its hash tables from /dev/urandom, as Core's does, so probe lengths and
-     * with them instruction counts move a little from run to run; counted under callgrind
-     * (-instructions), it takes a fixed salt so that every run counts the same. */
-    if ((c.pool = mempool_new(nb_valgrind_counting() ? counting_salt : NULL)) == NULL) {
+    if ((c.pool = mempool_new(bench_mempool_salt())) == NULL) {
         mempool_workload_destroy(&w);
         bench_out_of_memory("ComplexMemPool");
     }
