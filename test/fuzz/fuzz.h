@@ -103,6 +103,21 @@ static inline void fuzz_fill(fuzz_input *in, void *out, size_t n)
         o[i] = fuzz_u8(in);
 }
 
+/* Fits planned piece lengths len[0 .. planned) to a message of msg_len bytes: each is cut to
+ * what is left, and len[planned] (room for it is the caller's) takes the rest. Returns the
+ * number of pieces, planned + 1; they add up to msg_len. */
+static inline size_t fuzz_fit_pieces(size_t *len, size_t planned, size_t msg_len)
+{
+    size_t i;
+    for (i = 0; i < planned; i++) {
+        if (len[i] > msg_len)
+            len[i] = msg_len;
+        msg_len -= len[i];
+    }
+    len[planned] = msg_len;
+    return planned + 1;
+}
+
 /* Reports a broken property with where it was checked and stops the process: libFuzzer (and
  * the replay program) then records the input as a finding. */
 static inline void fuzz_fail(const char *file, int line, const char *what)

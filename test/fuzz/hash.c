@@ -215,7 +215,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_input in;
     plan p;
-    size_t which, pieces, i, left;
+    size_t which, pieces, i;
     uint64_t k0, k1;
 
     fuzz_init(&in, data, size);
@@ -227,15 +227,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     k0 = which == 4 ? fuzz_u64(&in) : 0;
     k1 = which == 4 ? fuzz_u64(&in) : 0;
     p.msg = fuzz_bytes(&in, in.left, &p.msg_len);
-    /* The planned lengths, cut to the message; the rest as a last piece. */
-    left = p.msg_len;
-    for (i = 0; i < pieces; i++) {
-        if (p.len[i] > left)
-            p.len[i] = left;
-        left -= p.len[i];
-    }
-    p.len[pieces] = left;
-    p.count = pieces + 1;
+    p.count = fuzz_fit_pieces(p.len, pieces, p.msg_len);
 
     if (which < 4)
         check_hash(&hashes[which], &p);
