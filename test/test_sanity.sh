@@ -9,7 +9,10 @@ trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-expected="ComplexMemPool
+expected="CHACHA20_1MB
+ComplexMemPool
+FastRandom_1bit
+FastRandom_32bit
 MempoolEviction
 PrevectorClearNontrivial
 PrevectorClearTrivial

@@ -16,7 +16,10 @@
 #include "bench/nanobench.h"
 
 #define BENCH_BITCOIN_LIST(BENCHMARK) \
+    BENCHMARK(CHACHA20_1MB) \
     BENCHMARK(ComplexMemPool) \
+    BENCHMARK(FastRandom_1bit) \
+    BENCHMARK(FastRandom_32bit) \
     BENCHMARK(MempoolEviction) \
     BENCHMARK(PrevectorClearNontrivial) \
     BENCHMARK(PrevectorClearTrivial) \

@@ -1,0 +1,82 @@
+/* ChaCha20 and FastRandom benchmarks: Bitcoin Core's bench/chacha20.cpp (CHACHA20_1MB) and the
+ * FastRandom rows of bench/crypto_hash.cpp, as Core had them in 2020.
+ *
+ * Each op is a static function in this file so that nb_run (inline) inlines it into the
+ * measured loop, and with it the inline draw of crypto/fastrandom.h: only a refill of the
+ * generator's 64-byte buffer is a call, as in Core. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <string.h>
+
+#include "bench_bitcoin/bench.h"
+#include "crypto/chacha20.h"
+#include "crypto/fastrandom.h"
+#include "util/alloc.h"
+
+/* Core's BUFFER_SIZE_LARGE: 1 MiB. */
+#define CHACHA20_BUFFER_SIZE (1024 * 1024)
+
+static void fastrandom_32bit_op(void *arg)
+{
+    uint32_t v = fastrandom_rand32(arg);
+    nb_do_not_optimize_away(v);
+}
+
+static void fastrandom_1bit_op(void *arg)
+{
+    int v = fastrandom_randbool(arg);
+    nb_do_not_optimize_away(v);
+}
+
+/* One rand32 a iteration from Core's FastRandomContext(true): a new 64-bit word every other
+ * iteration, a new 64-byte keystream block every 16. */
+void FastRandom_32bit(nb_bench *bench)
+{
+    fastrandom_ctx rng;
+    fastrandom_init_deterministic(&rng);
+    nb_run(bench, fastrandom_32bit_op, &rng);
+}
+
+/* One randbool a iteration: a new 64-bit word every 64 iterations, a new block every 512. */
+void FastRandom_1bit(nb_bench *bench)
+{
+    fastrandom_ctx rng;
+    fastrandom_init_deterministic(&rng);
+    nb_run(bench, fastrandom_1bit_op, &rng);
+}
+
+typedef struct {
+    chacha20_ctx ctx;
+    unsigned char *in, *out;
+} chacha20_buffers;
+
+static void chacha20_1mb_op(void *arg)
+{
+    chacha20_buffers *b = arg;
+    chacha20_crypt(&b->ctx, b->in, b->out, CHACHA20_BUFFER_SIZE);
+}
+
+/* Core's CHACHA20_1MB: 1 MiB of zeros XORed with the keystream of the all-zero key, IV 0,
+ * the stream going on from one iteration to the next. */
+void CHACHA20_1MB(nb_bench *bench)
+{
+    static const unsigned char key[32];
+    chacha20_buffers b;
+    b.in = bb_malloc(CHACHA20_BUFFER_SIZE);
+    b.out = bb_malloc(CHACHA20_BUFFER_SIZE);
+    if (!b.in || !b.out) {
+        bb_free(b.in);
+        bb_free(b.out);
+        bench_out_of_memory("CHACHA20_1MB");
+    }
+    memset(b.in, 0, CHACHA20_BUFFER_SIZE);
+    memset(b.out, 0, CHACHA20_BUFFER_SIZE);
+    chacha20_set_key(&b.ctx, key);
+    chacha20_set_iv(&b.ctx, 0);
+    chacha20_seek(&b.ctx, 0);
+    nb_run(nb_unit(nb_batch(bench, CHACHA20_BUFFER_SIZE), "byte"), chacha20_1mb_op, &b);
+    bb_free(b.in);
+    bb_free(b.out);
+}
