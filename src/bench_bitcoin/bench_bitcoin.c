@@ -14,6 +14,7 @@
 #include "bench_bitcoin/bench.h"
 #include "bench_bitcoin/options.h"
 #include "bench_bitcoin/outfile.h"
+#include "crypto/chacha20.h"
 #include "crypto/dispatch.h"
 #include "crypto/sha256.h"
 #include "util/alloc.h"
@@ -288,6 +289,7 @@ static const hash_family families[] = {
     {"SHA1", sha1_impl_list, sha1_impl_force, sha1_impl_current},
     {"SHA256", sha256_impl_list, sha256_impl_force, sha256_impl_current},
     {"SHA512", sha512_impl_list, sha512_impl_force, sha512_impl_current},
+    {"ChaCha20", chacha20_impl_list, chacha20_force, chacha20_implementation},
 };
 
 /* More than any family has (SHA-256 has five). */
@@ -379,9 +381,9 @@ static int run_compare(nb_bench *b, const nb_bench *defaults, const bench_option
 
 static void compare_notes(void)
 {
-    fprintf(stderr, "-compare: [auto] is SHA1 '%s', SHA256 '%s', SHA512 '%s'; relative is "
-            "[auto]'s time over the row's\n", sha1_impl_current(), sha256_impl_current(),
-            sha512_impl_current());
+    fprintf(stderr, "-compare: [auto] is SHA1 '%s', SHA256 '%s', SHA512 '%s', ChaCha20 '%s'; "
+            "relative is [auto]'s time over the row's\n", sha1_impl_current(),
+            sha256_impl_current(), sha512_impl_current(), chacha20_implementation());
 #ifndef HAVE_OPENSSL
     /* a note, like the line above, not an error: the run goes on */
     fputs("-compare: built without OpenSSL, so there are no [openssl] rows\n", stderr);

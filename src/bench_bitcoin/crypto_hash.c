@@ -165,6 +165,7 @@ void SipHash_32b(nb_bench *bench)
 #endif
 
 static const bench_compare_entry compare_registry[] = {
+    {"CHACHA20_1MB", BENCH_HASH_CHACHA20, OPENSSL_FN(bench_openssl_chacha20_1mb)},
     {"SHA1", BENCH_HASH_SHA1, OPENSSL_FN(bench_openssl_sha1)},
     {"SHA256", BENCH_HASH_SHA256, OPENSSL_FN(bench_openssl_sha256)},
     {"SHA256D64_1024", BENCH_HASH_SHA256, OPENSSL_FN(bench_openssl_sha256d64_1024)},

@@ -15,5 +15,7 @@ void bench_openssl_sha256(nb_bench *bench);            /* SHA256 */
 void bench_openssl_sha512(nb_bench *bench);            /* SHA512 */
 void bench_openssl_sha256_32b(nb_bench *bench);        /* SHA256_32b: chained 32-byte hashes */
 void bench_openssl_sha256d64_1024(nb_bench *bench);    /* SHA256D64_1024, one input at a time */
+/* CHACHA20_1MB through EVP_chacha20 (defined in chacha.c, beside the benchmark). */
+void bench_openssl_chacha20_1mb(nb_bench *bench);
 
 #endif
