@@ -14,7 +14,8 @@
  *    reads a byte outside its input crashes the test.
  * 5. The start-up self-test (through its test-only hook) refuses functions
  *    broken in one corner only: the last lane of a kernel, the 18th input,
- *    a 60-byte tail, a length past 2^60 bytes, a 3-block call.
+ *    a 60-byte tail, a length past 2^60 bytes, a 3-block call, the last block
+ *    dropped from 4, 8, 16 or 32 blocks on, a call of 0 blocks that changes something.
  *
  * Usage: test_crypto_variants [--quick]   (--quick: fewer rounds, for valgrind) */
 #ifdef HAVE_CONFIG_H
@@ -645,8 +646,33 @@ static void bad_transform_3(uint32_t state[8], const unsigned char *blocks, size
         state[7] ^= 1;
 }
 
+/* The loop-condition break of a pipelined multi-block path (n > 1 for n > 0): the last block
+ * dropped, only from bad_from blocks on, where a variant's pipelined loop starts. */
+static size_t bad_from;
+
+static void bad_transform_many(uint32_t state[8], const unsigned char *blocks, size_t n)
+{
+    sha256_transform_portable(state, blocks, n >= bad_from ? n - 1 : n);
+}
+
+static void bad_transform_zero(uint32_t state[8], const unsigned char *blocks, size_t n)
+{
+    sha256_transform_portable(state, blocks, n);
+    if (n == 0)
+        state[0] ^= 1;
+}
+
+static void bad_d64_zero(unsigned char *out, const unsigned char *in, size_t blocks)
+{
+    sha256_d64_portable(out, in, blocks);
+    if (blocks == 0)
+        flip(out);
+}
+
 static void test_selftest_refuses(void)
 {
+    static const size_t thresholds[] = {4, 8, 16, 32};
+
     /* Correct functions pass: a self-test refusing everything proves nothing. */
     CHECK(sha256_selftest_for_tests(sha256_transform_portable, sha256_finish_portable,
                                     sha256_d64_portable, ok_16way, 16) == 1);
@@ -660,8 +686,19 @@ static void test_selftest_refuses(void)
                                      0) == 0, "a finish wrong past 2^60 bytes passed");
     CHECKF(sha256_selftest_for_tests(bad_transform_3, sha256_finish_portable, NULL, NULL,
                                      0) == 0, "a transform wrong for 3 blocks passed");
+    for (size_t i = 0; i < sizeof thresholds / sizeof thresholds[0]; i++) {
+        bad_from = thresholds[i];
+        CHECKF(sha256_selftest_for_tests(bad_transform_many, sha256_finish_portable, NULL, NULL,
+                                         0) == 0,
+               "a transform dropping the last block from %zu blocks on passed", bad_from);
+    }
+    CHECKF(sha256_selftest_for_tests(bad_transform_zero, sha256_finish_portable, NULL, NULL,
+                                     0) == 0, "a transform changing the state on 0 blocks passed");
+    CHECKF(sha256_selftest_for_tests(NULL, NULL, bad_d64_zero, NULL, 0) == 0,
+           "sha256_d64 writing on 0 blocks passed");
     /* Nothing the hook ran was installed. */
-    CHECK(sha256_transform_impl != bad_transform_3);
+    CHECK(sha256_transform_impl != bad_transform_3 && sha256_transform_impl != bad_transform_many
+          && sha256_transform_impl != bad_transform_zero);
     CHECK(sha256_finish_impl != bad_finish_tail60 && sha256_finish_impl != bad_finish_long);
 }
 

@@ -132,27 +132,82 @@ static void test_input(unsigned char *buf, size_t len, size_t block)
     }
 }
 
-/* The chained transform tests: n = 1, 2, 3 blocks from block index
- * TEST_FIRST(n): the zero block alone, then the all-ones block and one
- * generated, then the all-ones block and two generated (4 blocks in all). */
-#define TEST_FIRST(n) ((n) == 1 ? 0 : 1)
+/* The chained transform tests: one call of each of these block counts in turn, each from the
+ * state the previous one left, on variant and portable code alike. Every transform variant
+ * has up to two paths by block count: one block at a time below a threshold T, and from T on
+ * a pipelined loop whose first and last blocks take their own code (T is 8 for sha1_avx2, 16
+ * for sha256_avx2, 32 for sha512_avx2, 4 for sha512_avx512; the SHA-NI transforms have only
+ * the one loop). The counts run each loop zero, one and many times and meet every threshold
+ * from both sides: 0, 1, 2, 3, then T - 1, T, T + 1 for T = 4, 8, 16, 32, then 67 (twice
+ * the largest T, plus three). 250 blocks in all. */
+static const unsigned char test_counts[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33,
+                                            67};
+#define TEST_MAX_COUNT 67
 
-static int sha256_transform_ok(sha256_transform_fn fn)
+/* Any of the transforms, called through call (so that one test drives all three types). */
+typedef union {
+    sha256_transform_fn sha256;
+    sha1_transform_fn sha1;
+    sha512_transform_fn sha512;
+} any_transform;
+
+typedef struct {
+    size_t block, state_size;   /* bytes */
+    const void *iv;
+    void (*call)(any_transform fn, void *state, const unsigned char *in, size_t n);
+} transform_family;
+
+static void call_sha256(any_transform fn, void *state, const unsigned char *in, size_t n)
 {
-    unsigned char raw[4 * 64 + 1], *in = raw + 1;
-    uint32_t ref[8], got[8];
+    fn.sha256(state, in, n);
+}
 
-    memcpy(ref, sha256_iv, sizeof ref);
-    test_input(in, 4 * 64, 64);
-    /* Chained calls of 1, 2 and 3 blocks from evolving states. */
-    for (size_t n = 1; n <= 3; n++) {
-        memcpy(got, ref, sizeof got);
-        sha256_transform_portable(ref, in + 64 * TEST_FIRST(n), n);
-        fn(got, in + 64 * TEST_FIRST(n), n);
-        if (memcmp(ref, got, sizeof got) != 0)
+static void call_sha1(any_transform fn, void *state, const unsigned char *in, size_t n)
+{
+    fn.sha1(state, in, n);
+}
+
+static void call_sha512(any_transform fn, void *state, const unsigned char *in, size_t n)
+{
+    fn.sha512(state, in, n);
+}
+
+/* fn against ref on the counts above, from the family's IV; the count-1 call hashes the zero
+ * block, the others start at the all-ones block or the one after it. */
+static int transform_ok(const transform_family *f, any_transform ref, any_transform fn)
+{
+    unsigned char raw[(TEST_MAX_COUNT + 2) * 128 + 1], *in = raw + 1;
+    uint64_t s_ref[8], s_got[8];   /* room for the largest state, 64 bytes */
+
+    memcpy(s_ref, f->iv, f->state_size);
+    test_input(in, (TEST_MAX_COUNT + 2) * f->block, f->block);
+    for (size_t k = 0; k < sizeof test_counts; k++) {
+        size_t n = test_counts[k];
+        const unsigned char *from = in + f->block * (n == 1 ? 0 : 1 + k % 2);
+        memcpy(s_got, s_ref, f->state_size);
+        f->call(ref, s_ref, from, n);
+        f->call(fn, s_got, from, n);
+        if (memcmp(s_ref, s_got, f->state_size) != 0)
             return 0;
     }
     return 1;
+}
+
+static const uint32_t sha1_iv[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476,
+                                    0xc3d2e1f0};
+static const uint64_t sha512_iv[8] = {
+    0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+    0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+    0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
+};
+
+static int sha256_transform_ok(sha256_transform_fn fn)
+{
+    static const transform_family f = {64, 32, sha256_iv, call_sha256};
+    any_transform ref, got;
+    ref.sha256 = sha256_transform_portable;
+    got.sha256 = fn;
+    return transform_ok(&f, ref, got);
 }
 
 /* The finish against the portable one: every tail length 0..63 after 0, 1
@@ -183,7 +238,9 @@ static int sha256_finish_ok(sha256_finish_fn fn)
     return 1;
 }
 
-/* d64 through fn on counts 1 .. TEST_BLOCKS, in place and not. */
+/* d64 through fn on counts 0 .. TEST_BLOCKS, in place and not: a kernel of width W (16 at
+ * most) runs zero, one and two times with every leftover count below W after it; count 0
+ * writes nothing. */
 static int sha256_d64_ok(sha256_d64_fn fn)
 {
     unsigned char raw_in[TEST_BLOCKS * 64 + 1], raw_got[TEST_BLOCKS * 64 + 1];
@@ -191,6 +248,11 @@ static int sha256_d64_ok(sha256_d64_fn fn)
 
     test_input(in, TEST_BLOCKS * 64, 64);
     sha256_d64_portable(ref, in, TEST_BLOCKS);
+    memset(got, 0x5c, 64);
+    fn(got, in, 0);
+    for (size_t i = 0; i < 64; i++)
+        if (got[i] != 0x5c)
+            return 0;
     for (size_t n = 1; n <= TEST_BLOCKS; n++) {
         memset(got, 0, TEST_BLOCKS * 64);
         fn(got, in, n);
@@ -268,40 +330,20 @@ static int sha256_variant_ok(const sha256_variant *v)
 
 static int sha1_variant_ok(const sha1_variant *v)
 {
-    unsigned char raw[4 * 64 + 1], *in = raw + 1;
-    uint32_t ref[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
-    uint32_t got[5];
-
-    test_input(in, 4 * 64, 64);
-    for (size_t n = 1; n <= 3; n++) {
-        memcpy(got, ref, sizeof got);
-        sha1_transform_portable(ref, in + 64 * TEST_FIRST(n), n);
-        v->transform(got, in + 64 * TEST_FIRST(n), n);
-        if (memcmp(ref, got, sizeof got) != 0)
-            return 0;
-    }
-    return 1;
+    static const transform_family f = {64, 20, sha1_iv, call_sha1};
+    any_transform ref, got;
+    ref.sha1 = sha1_transform_portable;
+    got.sha1 = v->transform;
+    return transform_ok(&f, ref, got);
 }
 
 static int sha512_variant_ok(const sha512_variant *v)
 {
-    unsigned char raw[4 * 128 + 1], *in = raw + 1;
-    uint64_t ref[8] = {
-        0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
-        0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
-        0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
-    };
-    uint64_t got[8];
-
-    test_input(in, 4 * 128, 128);
-    for (size_t n = 1; n <= 3; n++) {
-        memcpy(got, ref, sizeof got);
-        sha512_transform_portable(ref, in + 128 * TEST_FIRST(n), n);
-        v->transform(got, in + 128 * TEST_FIRST(n), n);
-        if (memcmp(ref, got, sizeof got) != 0)
-            return 0;
-    }
-    return 1;
+    static const transform_family f = {128, 64, sha512_iv, call_sha512};
+    any_transform ref, got;
+    ref.sha512 = sha512_transform_portable;
+    got.sha512 = v->transform;
+    return transform_ok(&f, ref, got);
 }
 
 /* Usable: in the build (it is in the table), allowed by the CPU, and
