@@ -8,6 +8,7 @@
 #include "crypto/chacha20_impl.h"
 
 #define CHACHA_X86_256 1
+#define CHACHA_X86_C_IN_MEMORY 1
 #include "crypto/chacha20_x86.h"
 
 void chacha20_blocks_avx2(uint32_t state[16], unsigned char *out, const unsigned char *in,

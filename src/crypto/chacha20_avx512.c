@@ -93,12 +93,7 @@ static void blocks16(uint32_t state[16], unsigned char *out, const unsigned char
                                               _mm512_cmplt_epu32_mask(w12, lo),
                                               _mm512_set1_epi32((int)state[13]),
                                               _mm512_set1_epi32(1));
-#define SET_STATE(i) x[i] = _mm512_set1_epi32((int)state[i])
-    SET_STATE(0); SET_STATE(1); SET_STATE(2); SET_STATE(3);
-    SET_STATE(4); SET_STATE(5); SET_STATE(6); SET_STATE(7);
-    SET_STATE(8); SET_STATE(9); SET_STATE(10); SET_STATE(11);
-    SET_STATE(14); SET_STATE(15);
-#undef SET_STATE
+    CHACHA_BROADCAST_STATE(x, _mm512_set1_epi32, state);
     x[12] = w12;
     x[13] = w13;
     for (int i = 0; i < 5; i++) {

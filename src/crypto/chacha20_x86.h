@@ -83,6 +83,20 @@ static inline __m256i chacha_rotl256(__m256i v, int n)
         CHACHA_QR(ADD, XOR, ROT, x[3], x[4], x[9], x[14]); \
     } while (0)
 
+/* x[i] = every lane word i of the input block, for all i but the counter's 12
+ * and 13, with SET1 the width's broadcast (written out: a loop here was kept
+ * as one by the compiler, through the stack). */
+#define CHACHA_BROADCAST_STATE(x, SET1, state) \
+    do { \
+        x[0] = SET1((int)state[0]); x[1] = SET1((int)state[1]); \
+        x[2] = SET1((int)state[2]); x[3] = SET1((int)state[3]); \
+        x[4] = SET1((int)state[4]); x[5] = SET1((int)state[5]); \
+        x[6] = SET1((int)state[6]); x[7] = SET1((int)state[7]); \
+        x[8] = SET1((int)state[8]); x[9] = SET1((int)state[9]); \
+        x[10] = SET1((int)state[10]); x[11] = SET1((int)state[11]); \
+        x[14] = SET1((int)state[14]); x[15] = SET1((int)state[15]); \
+    } while (0)
+
 /* Words 12 and 13 of n consecutive blocks from the state's 64-bit counter,
  * and the counter moved on by n. */
 static inline void chacha_x86_counters(const uint32_t state[16], uint32_t *lo, uint32_t *hi,
@@ -126,36 +140,97 @@ static inline void chacha_x86_store128(unsigned char *out, const unsigned char *
         d = UNPACKHI64(t1, t3); \
     } while (0)
 
-/* Four blocks, transposed across 16 registers. */
-static inline void chacha_x86_4blocks(uint32_t state[16], unsigned char *out,
-                                      const unsigned char *in)
+/* A quarter-round whose c (of vector type V) is read from and written back to
+ * the lvalue cslot once each, and a double round with words 8-11 in c[0..3]. */
+#define CHACHA_QR_CMEM(V, ADD, XOR, ROT, a, b, cslot, d) \
+    do { \
+        V c_q_; \
+        a = ADD(a, b); d = ROT(XOR(d, a), 16); \
+        c_q_ = ADD(cslot, d); b = ROT(XOR(b, c_q_), 12); \
+        a = ADD(a, b); d = ROT(XOR(d, a), 8); \
+        c_q_ = ADD(c_q_, d); cslot = c_q_; b = ROT(XOR(b, c_q_), 7); \
+    } while (0)
+
+#define CHACHA_DOUBLE_ROUND_CMEM(V, ADD, XOR, ROT, x, c) \
+    do { \
+        CHACHA_QR_CMEM(V, ADD, XOR, ROT, x[0], x[4], c[0], x[12]); \
+        CHACHA_QR_CMEM(V, ADD, XOR, ROT, x[1], x[5], c[1], x[13]); \
+        CHACHA_QR_CMEM(V, ADD, XOR, ROT, x[2], x[6], c[2], x[14]); \
+        CHACHA_QR_CMEM(V, ADD, XOR, ROT, x[3], x[7], c[3], x[15]); \
+        CHACHA_QR_CMEM(V, ADD, XOR, ROT, x[0], x[5], c[2], x[15]); \
+        CHACHA_QR_CMEM(V, ADD, XOR, ROT, x[1], x[6], c[3], x[12]); \
+        CHACHA_QR_CMEM(V, ADD, XOR, ROT, x[2], x[7], c[0], x[13]); \
+        CHACHA_QR_CMEM(V, ADD, XOR, ROT, x[3], x[4], c[1], x[14]); \
+    } while (0)
+
+/* The rounds on x. With CHACHA_X86_C_IN_MEMORY (the SSE and AVX2 files, with
+ * sixteen vector registers), words 8-11 live in memory between quarter-rounds,
+ * volatile so that the compiler keeps them there: each is read and written
+ * once per quarter-round, and the other twelve words, a temporary and the
+ * shuffle masks then nearly fit in the registers, where leaving the choice to
+ * the compiler spilled about twice as much. */
+#ifdef CHACHA_X86_C_IN_MEMORY
+#define CHACHA_ROUNDS(V, ADD, XOR, ROT, x) \
+    do { \
+        volatile V c_[4]; \
+        c_[0] = x[8]; c_[1] = x[9]; c_[2] = x[10]; c_[3] = x[11]; \
+        for (int r_ = 0; r_ < 10; r_++) \
+            CHACHA_DOUBLE_ROUND_CMEM(V, ADD, XOR, ROT, x, c_); \
+        x[8] = c_[0]; x[9] = c_[1]; x[10] = c_[2]; x[11] = c_[3]; \
+    } while (0)
+#else
+#define CHACHA_ROUNDS(V, ADD, XOR, ROT, x) \
+    do { \
+        for (int r_ = 0; r_ < 10; r_++) \
+            CHACHA_DOUBLE_ROUND(ADD, XOR, ROT, x); \
+    } while (0)
+#endif
+
+/* Words 4g..4g+3 of four blocks (a, b, c, d): the input words (sa .. sd)
+ * added, transposed into rows, each row stored in its block. */
+static inline void chacha_x86_4group(unsigned char *out, const unsigned char *in, int g,
+                                     __m128i a, __m128i b, __m128i c, __m128i d, __m128i sa,
+                                     __m128i sb, __m128i sc, __m128i sd)
 {
-    __m128i x[16], s[16];
-    uint32_t lo[4], hi[4];
-    chacha_x86_counters(state, lo, hi, 4);
-    for (int i = 0; i < 16; i++)
-        s[i] = _mm_set1_epi32((int)state[i]);
-    s[12] = _mm_loadu_si128((const __m128i *)(const void *)lo);
-    s[13] = _mm_loadu_si128((const __m128i *)(const void *)hi);
-    for (int i = 0; i < 16; i++)
-        x[i] = s[i];
-    for (int i = 0; i < 10; i++)
-        CHACHA_DOUBLE_ROUND(CHACHA_ADD128, CHACHA_XOR128, chacha_rotl128, x);
-    for (int i = 0; i < 16; i++)
-        x[i] = _mm_add_epi32(x[i], s[i]);
+    a = _mm_add_epi32(a, sa);
+    b = _mm_add_epi32(b, sb);
+    c = _mm_add_epi32(c, sc);
+    d = _mm_add_epi32(d, sd);
 #define UNPACKLO32 _mm_unpacklo_epi32
 #define UNPACKHI32 _mm_unpackhi_epi32
 #define UNPACKLO64 _mm_unpacklo_epi64
 #define UNPACKHI64 _mm_unpackhi_epi64
-    for (int g = 0; g < 4; g++) {
-        CHACHA_TRANSPOSE4(__m128i, x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]);
-        for (int j = 0; j < 4; j++)
-            chacha_x86_store128(out, in, (size_t)(64 * j + 16 * g), x[4 * g + j]);
-    }
+    CHACHA_TRANSPOSE4(__m128i, a, b, c, d);
 #undef UNPACKLO32
 #undef UNPACKHI32
 #undef UNPACKLO64
 #undef UNPACKHI64
+    chacha_x86_store128(out, in, (size_t)(16 * g), a);
+    chacha_x86_store128(out, in, (size_t)(64 + 16 * g), b);
+    chacha_x86_store128(out, in, (size_t)(128 + 16 * g), c);
+    chacha_x86_store128(out, in, (size_t)(192 + 16 * g), d);
+}
+
+/* Four blocks, transposed across 16 registers, written out a quarter of each
+ * block at a time. */
+static inline void chacha_x86_4blocks(uint32_t state[16], unsigned char *out,
+                                      const unsigned char *in)
+{
+    __m128i x[16];
+    uint32_t lo[4], hi[4];
+    chacha_x86_counters(state, lo, hi, 4);
+    CHACHA_BROADCAST_STATE(x, _mm_set1_epi32, state);
+    x[12] = _mm_loadu_si128((const __m128i *)(const void *)lo);
+    x[13] = _mm_loadu_si128((const __m128i *)(const void *)hi);
+    CHACHA_ROUNDS(__m128i, CHACHA_ADD128, CHACHA_XOR128, chacha_rotl128, x);
+#define S(i) _mm_set1_epi32((int)state[i])
+    chacha_x86_4group(out, in, 0, x[0], x[1], x[2], x[3], S(0), S(1), S(2), S(3));
+    chacha_x86_4group(out, in, 1, x[4], x[5], x[6], x[7], S(4), S(5), S(6), S(7));
+    chacha_x86_4group(out, in, 2, x[8], x[9], x[10], x[11], S(8), S(9), S(10), S(11));
+    chacha_x86_4group(out, in, 3, x[12], x[13], x[14], x[15],
+                      _mm_loadu_si128((const __m128i *)(const void *)lo),
+                      _mm_loadu_si128((const __m128i *)(const void *)hi), S(14), S(15));
+#undef S
     chacha_x86_advance(state, 4);
 }
 
@@ -185,44 +260,58 @@ static inline void chacha_x86_store256(unsigned char *out, const unsigned char *
 #define CHACHA_ADD256(a, b) _mm256_add_epi32(a, b)
 #define CHACHA_XOR256(a, b) _mm256_xor_si256(a, b)
 
+
+/* Block j's and block j + 4's 32 bytes from a (4 words) and b (the next 4),
+ * after the in-lane transposes; at is where in block j they go. */
+static inline void chacha_x86_store_pair(unsigned char *out, const unsigned char *in,
+                                         size_t at, __m256i a, __m256i b)
+{
+    chacha_x86_store256(out, in, at, _mm256_permute2x128_si256(a, b, 0x20));
+    chacha_x86_store256(out, in, 256 + at, _mm256_permute2x128_si256(a, b, 0x31));
+}
+
 /* Eight blocks, transposed across 16 registers. After the in-lane 4x4
  * transposes, x[4g + j] holds words 4g..4g+3 of block j in its low half and
- * of block j + 4 in its high half. */
+ * of block j + 4 in its high half. Written out, words 0-7 then 8-15, so that
+ * with AVX2's sixteen registers only half the block is live at the end. */
 static inline void chacha_x86_8blocks(uint32_t state[16], unsigned char *out,
                                       const unsigned char *in)
 {
-    __m256i x[16], s[16];
+    __m256i x[16];
     uint32_t lo[8], hi[8];
     chacha_x86_counters(state, lo, hi, 8);
-    for (int i = 0; i < 16; i++)
-        s[i] = _mm256_set1_epi32((int)state[i]);
-    s[12] = _mm256_loadu_si256((const __m256i *)(const void *)lo);
-    s[13] = _mm256_loadu_si256((const __m256i *)(const void *)hi);
-    for (int i = 0; i < 16; i++)
-        x[i] = s[i];
-    for (int i = 0; i < 10; i++)
-        CHACHA_DOUBLE_ROUND(CHACHA_ADD256, CHACHA_XOR256, chacha_rotl256, x);
-    for (int i = 0; i < 16; i++)
-        x[i] = _mm256_add_epi32(x[i], s[i]);
+    CHACHA_BROADCAST_STATE(x, _mm256_set1_epi32, state);
+    x[12] = _mm256_loadu_si256((const __m256i *)(const void *)lo);
+    x[13] = _mm256_loadu_si256((const __m256i *)(const void *)hi);
+    CHACHA_ROUNDS(__m256i, CHACHA_ADD256, CHACHA_XOR256, chacha_rotl256, x);
 #define UNPACKLO32 _mm256_unpacklo_epi32
 #define UNPACKHI32 _mm256_unpackhi_epi32
 #define UNPACKLO64 _mm256_unpacklo_epi64
 #define UNPACKHI64 _mm256_unpackhi_epi64
-    for (int g = 0; g < 4; g++)
-        CHACHA_TRANSPOSE4(__m256i, x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]);
+#define ADD_STATE(i) x[i] = _mm256_add_epi32(x[i], _mm256_set1_epi32((int)state[i]))
+    ADD_STATE(0); ADD_STATE(1); ADD_STATE(2); ADD_STATE(3);
+    ADD_STATE(4); ADD_STATE(5); ADD_STATE(6); ADD_STATE(7);
+    CHACHA_TRANSPOSE4(__m256i, x[0], x[1], x[2], x[3]);
+    CHACHA_TRANSPOSE4(__m256i, x[4], x[5], x[6], x[7]);
+    chacha_x86_store_pair(out, in, 0, x[0], x[4]);
+    chacha_x86_store_pair(out, in, 64, x[1], x[5]);
+    chacha_x86_store_pair(out, in, 128, x[2], x[6]);
+    chacha_x86_store_pair(out, in, 192, x[3], x[7]);
+    ADD_STATE(8); ADD_STATE(9); ADD_STATE(10); ADD_STATE(11);
+    ADD_STATE(14); ADD_STATE(15);
+#undef ADD_STATE
+    x[12] = _mm256_add_epi32(x[12], _mm256_loadu_si256((const __m256i *)(const void *)lo));
+    x[13] = _mm256_add_epi32(x[13], _mm256_loadu_si256((const __m256i *)(const void *)hi));
+    CHACHA_TRANSPOSE4(__m256i, x[8], x[9], x[10], x[11]);
+    CHACHA_TRANSPOSE4(__m256i, x[12], x[13], x[14], x[15]);
+    chacha_x86_store_pair(out, in, 32, x[8], x[12]);
+    chacha_x86_store_pair(out, in, 96, x[9], x[13]);
+    chacha_x86_store_pair(out, in, 160, x[10], x[14]);
+    chacha_x86_store_pair(out, in, 224, x[11], x[15]);
 #undef UNPACKLO32
 #undef UNPACKHI32
 #undef UNPACKLO64
 #undef UNPACKHI64
-    for (int h = 0; h < 2; h++) {           /* words 0-7, then 8-15 */
-        for (int j = 0; j < 4; j++) {
-            __m256i a = x[8 * h + j], b = x[8 * h + 4 + j];
-            chacha_x86_store256(out, in, (size_t)(64 * j + 32 * h),
-                                _mm256_permute2x128_si256(a, b, 0x20));
-            chacha_x86_store256(out, in, (size_t)(64 * (j + 4) + 32 * h),
-                                _mm256_permute2x128_si256(a, b, 0x31));
-        }
-    }
     chacha_x86_advance(state, 8);
 }
 
