@@ -4,7 +4,8 @@
  * set_iv keeping the counter, copies; OpenSSL's EVP_chacha20 on random keys,
  * IVs, seeks (across the carry from word 12 into 13) and split calls; every
  * implementation this CPU runs against the portable one on random lengths,
- * offsets and counters; and the start-up self-test refusing broken block
+ * offsets and counters; the first call, which makes the choice, made from
+ * several threads at once; and the start-up self-test refusing broken block
  * functions.
  *
  * Usage: test_chacha20 [--quick]   (--quick: fewer random rounds, for valgrind) */
@@ -12,6 +13,7 @@
 #include <config.h>
 #endif
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,60 @@ static void check_hex_eq(const unsigned char *got, const char *want_hex, const c
         return;
     check_hex(hex, got, n);
     CHECKF(memcmp(got, want, n) == 0, "%s: got %s, want %s", what, hex, want_hex);
+}
+
+/* ---- the first call, from several threads ------------------------------------ */
+
+#define FIRST_THREADS 4
+#define FIRST_LEN (64 * 37 + 5)
+
+static pthread_barrier_t first_barrier;
+static unsigned char first_out[FIRST_THREADS][FIRST_LEN];
+
+/* Each thread waits for the others, then makes its first ChaCha20 call: the
+ * one that chooses the implementation, racing the others'. */
+static void *first_call(void *arg)
+{
+    unsigned char *out = arg;
+    static const unsigned char key[32] = {1, 2, 3};
+    chacha20_ctx c;
+    chacha20_set_key(&c, key);
+    chacha20_seek(&c, 0xfffffffe);
+    pthread_barrier_wait(&first_barrier);
+    chacha20_keystream(&c, out, FIRST_LEN);
+    return NULL;
+}
+
+/* Must run before anything else in the process calls ChaCha20. */
+static void test_first_call_threads(void)
+{
+    pthread_t t[FIRST_THREADS];
+    unsigned char ref[FIRST_LEN];
+    static const unsigned char key[32] = {1, 2, 3};
+    chacha20_ctx c;
+    int started = 0;
+    if (pthread_barrier_init(&first_barrier, NULL, FIRST_THREADS) != 0) {
+        CHECKF(0, "pthread_barrier_init failed");
+        return;
+    }
+    for (int i = 0; i < FIRST_THREADS; i++)
+        started += pthread_create(&t[i], NULL, first_call, first_out[i]) == 0;
+    CHECK(started == FIRST_THREADS);
+    if (started != FIRST_THREADS)
+        return;   /* the barrier would never open */
+    for (int i = 0; i < FIRST_THREADS; i++)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&first_barrier);
+    chacha20_set_key(&c, key);
+    chacha20_seek(&c, 0xfffffffe);
+    chacha20_blocks_portable(c.input, ref, NULL, FIRST_LEN / 64);
+    {
+        unsigned char last[64];
+        chacha20_blocks_portable(c.input, last, NULL, 1);
+        memcpy(ref + FIRST_LEN / 64 * 64, last, FIRST_LEN % 64);
+    }
+    for (int i = 0; i < FIRST_THREADS; i++)
+        CHECKF(memcmp(first_out[i], ref, FIRST_LEN) == 0, "thread %d's first call", i);
 }
 
 /* ---- known answers -------------------------------------------------------- */
@@ -465,6 +521,7 @@ int main(int argc, char **argv)
     check_rng_init("test_chacha20");
     if (argc > 1 && strcmp(argv[1], "--quick") == 0)
         rounds = 40;
+    test_first_call_threads();
     test_djb_vectors();
     test_rfc7539();
     test_split_points();
