@@ -324,6 +324,63 @@ static void test_fixed_and_warmup(void)
     nb_bench_free(b);
 }
 
+/* nb_drive: the driver sees every epoch (its iterations and fake-clock time) and chooses the
+ * next count; 0 ends the run; no warm-up or calibration runs; nothing is kept; one run only. */
+typedef struct {
+    uint64_t plan[4];     /* the iteration counts to ask for, then 0 */
+    size_t calls;
+    uint64_t seen_iters[5];
+    uint64_t seen_ns[5];
+} drive_log;
+
+static uint64_t drive_next(void *ctx, uint64_t iters, uint64_t ns)
+{
+    drive_log *d = ctx;
+    uint64_t n = d->calls < 4 ? d->plan[d->calls] : 0;
+    if (d->calls < 5) {
+        d->seen_iters[d->calls] = iters;
+        d->seen_ns[d->calls] = ns;
+    }
+    d->calls++;
+    return n;
+}
+
+static void test_drive(void)
+{
+    fake f = { 0, 0, 10, 10, 0, 0 };
+    nb_bench *b = fake_bench(&f);
+    drive_log d = { { 3, 1, 50, 0 }, 0, { 0 }, { 0 } };
+    const nb_result *r;
+    if (!CHECK(b != NULL))
+        return;
+    nb_run(nb_drive(nb_warmup(nb_epochs(b, 2), 1000), drive_next, &d), fake_op, &f);
+    CHECK(d.calls == 4);
+    CHECK(f.calls == 3 + 1 + 50);   /* no warm-up: only what the driver asked */
+    CHECK(d.seen_iters[0] == 0 && d.seen_ns[0] == 0);
+    CHECK(d.seen_iters[1] == 3 && d.seen_ns[1] == 30);
+    CHECK(d.seen_iters[2] == 1 && d.seen_ns[2] == 10);
+    CHECK(d.seen_iters[3] == 50 && d.seen_ns[3] == 500);
+    r = nb_result_at(b, 0);
+    CHECK(nb_result_count(b) == 1 && nb_result_epoch_count(r) == 0);
+    CHECK(nb_get_error(b) == 0);
+
+    /* a driver that ends at once runs nothing */
+    f.calls = 0;
+    d.calls = 0;
+    d.plan[0] = 0;
+    nb_run(nb_drive(b, drive_next, &d), fake_op, &f);
+    CHECK(d.calls == 1 && f.calls == 0);
+
+    /* the next run is the harness's own again: warm-up, then 2 kept epochs */
+    f.calls = 0;
+    d.calls = 0;
+    nb_run(nb_epoch_iterations(b, 4), fake_op, &f);
+    CHECK(d.calls == 0);
+    CHECK(f.calls == 1000 + 8);
+    CHECK(nb_result_epoch_count(nb_result_at(b, 2)) == 2);
+    nb_bench_free(b);
+}
+
 /* nb_run as an optimising compiler leaves it when the op is removed: the
  * same calls, no loop. (Through nb_run itself the test relied on the
  * compiler deleting an empty loop; gcc -O1 keeps it, and then the epochs'
@@ -2218,6 +2275,7 @@ int main(int argc, char **argv)
     test_noise_unbiased();
     test_noise_symmetric();
     test_fixed_and_warmup();
+    test_drive();
     test_overflow();
     test_overflow_after_kept_epochs();
     test_nested_run_refused();

@@ -95,6 +95,16 @@ nb_bench *nb_context(nb_bench *b, const char *key, const char *value);
 /* Removes every context pair. */
 nb_bench *nb_clear_context(nb_bench *b);
 
+/* Hands the iteration logic of the next nb_run on b to next (a program that measures in step
+ * with another process: bench_bitcoin -against). The run asks next(ctx, iters, ns) before
+ * each epoch for that epoch's iteration count, passing the iteration count and the duration
+ * in nanoseconds of the epoch it just measured (0 and 0 before the first), and ends when it
+ * returns 0. Warm-up, calibration, the epochs settings and NANOBENCH_ENDLESS do not apply, and
+ * the run keeps no epoch: its result has none (next saw them all). The loop timed is the
+ * ordinary one. Applies to that one nb_run; next NULL undoes it before. */
+typedef uint64_t (*nb_epoch_driver)(void *ctx, uint64_t iters, uint64_t ns);
+nb_bench *nb_drive(nb_bench *b, nb_epoch_driver next, void *ctx);
+
 /* Getters, one per setter. Strings are owned by b and valid until the next
  * setter call that changes them or nb_bench_free. For a NULL b they report
  * nanobench's defaults (those of a new bench, but for the output: NULL). */

@@ -122,7 +122,7 @@ int    nb_perf_hardware_available(const nb_perf_group *g);
 
 /* ---- iteration logic (nb_logic.c) ---- */
 enum { NB_ST_IDLE, NB_ST_WARMUP, NB_ST_CALIBRATE, NB_ST_MEASURE, NB_ST_FIXED,
-       NB_ST_ENDLESS, NB_ST_DONE,
+       NB_ST_ENDLESS, NB_ST_DRIVEN, NB_ST_DONE,
        NB_ST_COMPARE, /* an nb_compare is running: nb_run and nb_compare refuse */
        NB_ST_VALGRIND /* counting under callgrind (nb_valgrind.c) */ };
 
@@ -164,6 +164,8 @@ struct nb_bench {
     uint64_t resolution_ns;    /* 0: measured */
     void (*setup)(void *arg);  /* nb_setup's, for the next nb_run or nb_compare */
     void *setup_arg;
+    nb_epoch_driver driver;    /* nb_drive: the next run's epochs (NULL: the logic above) */
+    void *driver_ctx;
 };
 
 /* Test hook: replaces the clock of b (fn returns nanoseconds) and its

@@ -180,6 +180,11 @@ static void add(nb_bench *b, uint64_t elapsed)
     case NB_ST_ENDLESS:
         L->n = UINT64_MAX;
         return;
+    case NB_ST_DRIVEN:
+        L->n = b->driver(b->driver_ctx, L->n, elapsed);
+        if (L->n == 0)
+            L->state = NB_ST_DONE;
+        return;
     case NB_ST_WARMUP:
         r->discarded++;
         if (b->cfg.epoch_iterations) {
@@ -224,6 +229,15 @@ static void add(nb_bench *b, uint64_t elapsed)
     }
 }
 
+nb_bench *nb_drive(nb_bench *b, nb_epoch_driver next, void *ctx)
+{
+    if (b) {
+        b->driver = next;
+        b->driver_ctx = ctx;
+    }
+    return b;
+}
+
 int nb_impl_start(nb_bench *b, int optimized)
 {
     nb_logic *L;
@@ -245,6 +259,7 @@ int nb_impl_start(nb_bench *b, int optimized)
         !(L->result = nb_result_new(&b->cfg, (double)res * 1e-9))) {
         b->error = -1;
         b->setup = NULL; /* nb_setup applies to this one call, which failed */
+        b->driver = NULL; /* and so does nb_drive */
         return -1;
     }
     if (nb_vg_start(b))
@@ -262,7 +277,12 @@ int nb_impl_start(nb_bench *b, int optimized)
     L->target = nb_logic_target(&b->cfg, res);
     L->fastest = 0;
     endless = getenv("NANOBENCH_ENDLESS");
-    if (endless && strcmp(endless, b->cfg.name) == 0) {
+    if (b->driver) {
+        L->state = NB_ST_DRIVEN;
+        L->n = b->driver(b->driver_ctx, 0, 0);
+        if (L->n == 0)
+            L->state = NB_ST_DONE;
+    } else if (endless && strcmp(endless, b->cfg.name) == 0) {
         /* Nothing is printed: a library does not write to stderr, and the
          * output may be a file or NULL. The program that set the variable
          * announces it (bench_bitcoin does, on stderr). */
@@ -326,6 +346,7 @@ void nb_impl_finish(nb_bench *b)
     L->state = NB_ST_IDLE;
     L->n = 0;
     b->setup = NULL;
+    b->driver = NULL;   /* nb_drive applies to one run */
     nb_bench_append(b, r);
     if (b->cfg.out) {
         unsigned mask = 0;
