@@ -11,6 +11,7 @@
 #include <config.h>
 #endif
 
+#include "bench_bitcoin/against.h"
 #include "bench_bitcoin/bench.h"
 #include "bench_bitcoin/options.h"
 #include "bench_bitcoin/outfile.h"
@@ -498,6 +499,12 @@ int main(int argc, char **argv)
 
     if (bench_parse_options(argc, argv, &o) != 0)
         goto done;
+    if (o.serve) {   /* the other side of -against: stdin and stdout are the protocol's */
+        if (!o.no_pin)
+            pin_to_one_cpu();
+        status = against_serve(o.serve);
+        goto done;
+    }
     /* A closed stdout is refused up front, before anything runs, rather than at the first
      * row (nothing the run opens takes descriptor 1: the harness's counters and the output
      * files' temporaries move above 2). -sanity-check prints nothing there. */
@@ -559,6 +566,19 @@ int main(int argc, char **argv)
             puts(sel[i].name);
         status = 0;
         goto flush;
+    }
+
+    if (o.against) {
+        against_options ao;
+        ao.other = o.against;
+        ao.filter = o.filter;
+        ao.min_time_ns = o.min_time_ns > 0 ? o.min_time_ns : BENCH_DEFAULT_MIN_TIME_MS * 1e6;
+        ao.max_regression = o.max_regression;
+        ao.no_pin = o.no_pin;
+        if (!o.no_pin)   /* before the other build starts: it inherits the one CPU */
+            pin_to_one_cpu();
+        status = against_run(&ao, sel, count);
+        goto done;
     }
 
     b = nb_bench_new();

@@ -163,6 +163,32 @@ static int parse_asymptote(const char *value, bench_options *o)
     return 0;
 }
 
+/* Options that exclude or need each other; 0, or -1 after one error line. */
+static int check_combinations(const bench_options *o)
+{
+    if (o->against && (o->compare || o->asymptote_count || o->sanity_check || o->baseline
+                       || o->output_csv || o->output_json)) {
+        bench_error("-against cannot be combined with %s (it compares whole builds, "
+                    "benchmark by benchmark, and writes only its table)",
+                    o->compare ? "-compare" : o->asymptote_count ? "-asymptote"
+                    : o->sanity_check ? "-sanity-check" : o->baseline ? "-baseline"
+                    : o->output_csv ? "-output-csv" : "-output-json");
+        return -1;
+    }
+    if (o->baseline && (o->compare || o->asymptote_count || o->sanity_check)) {
+        bench_error("-baseline cannot be combined with %s (it compares each benchmark's "
+                    "plain run with the file's)", o->compare ? "-compare"
+                    : o->asymptote_count ? "-asymptote" : "-sanity-check");
+        return -1;
+    }
+    if (o->max_regression >= 0 && !o->against && !o->baseline) {
+        bench_error("-max-regression needs -against=<bench_bitcoin> or -baseline=<file> (it "
+                    "judges their comparison)");
+        return -1;
+    }
+    return 0;
+}
+
 int bench_parse_options(int argc, char **argv, bench_options *o)
 {
     int i;
@@ -199,7 +225,8 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             continue;
         }
         if (!(IS("filter") || IS("asymptote") || IS("min-time") || IS("output-csv")
-              || IS("output-json"))) {
+              || IS("output-json") || IS("against") || IS("baseline") || IS("max-regression")
+              || IS("serve-protocol"))) {
             bench_error("unknown option '%s' (see -help)", arg);
             return -1;
         }
@@ -237,9 +264,23 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
                 return -1;
             }
             o->min_time_ns = ms * 1e6;
+        } else if (IS("max-regression")) {
+            double pct;
+            if (parse_decimal(value, strlen(value), &pct) != 0 || pct > 1e6) {
+                bench_error("-max-regression: '%s' is not a percentage (a number >= 0, such "
+                            "as 5 for 5%%)", value);
+                return -1;
+            }
+            o->max_regression = pct;
+        } else if (IS("serve-protocol")) {
+            o->serve = value;
         } else if (value[0] == '\0') {
             bench_error("-%.*s needs a file name", (int)key_len, key);
             return -1;
+        } else if (IS("against")) {
+            o->against = value;     /* checked when it is started: it may be built meanwhile */
+        } else if (IS("baseline")) {
+            o->baseline = value;    /* read before anything runs */
         } else {
             /* Checked here too, every occurrence, as -filter is: main resolves (and opens)
              * only the last value of each. */
@@ -264,13 +305,14 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
                    "at the benchmarks' own sizes)");
         return -1;
     }
-    return 0;
+    return check_combinations(o);
 }
 
 void bench_options_init(bench_options *o)
 {
     memset(o, 0, sizeof *o);
     o->min_time_ns = BENCH_DEFAULT_MIN_TIME_MS * 1e6;
+    o->max_regression = -1;
 }
 
 void bench_options_free(bench_options *o)

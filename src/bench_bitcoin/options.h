@@ -29,6 +29,10 @@ typedef struct {
     double min_time_ns;      /* >= 0; 0: leave the harness's min epoch time */
     const char *output_csv;  /* NULL: none */
     const char *output_json;
+    const char *against;     /* -against: the other bench_bitcoin; NULL: none */
+    const char *baseline;    /* -baseline: an earlier -output-json file; NULL: none */
+    double max_regression;   /* -max-regression in percent; negative: not given */
+    const char *serve;       /* -serve-protocol's value (the child side of -against) */
 } bench_options;
 
 /* Sets o to the defaults: every benchmark, BENCH_DEFAULT_MIN_TIME_MS, nothing else. */

@@ -1,0 +1,970 @@
+/* bench_bitcoin -against (against.h): the parent that drives the comparison, and the serving
+ * mode the other build runs in. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "bench_bitcoin/against.h"
+#include "bench_bitcoin/against_proto.h"
+#include "bench_bitcoin/filter.h"
+#include "bench_bitcoin/verdict.h"
+#include "crypto/sha256.h"
+#include "util/alloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Rounds per benchmark: at least enough for a paired interval to mean something, at most what
+ * keeps a fast op's comparison short; between them, as many as the measuring time affords. */
+/* 16: with the Wilcoxon interval the smallest two-sided p-value of n pairs is 2 / 2^n, and a
+ * 95% interval over a family of k rows needs it under 0.05 / k: 16 pairs serve up to 1600. */
+#define MIN_ROUNDS 16
+#define MAX_ROUNDS 40
+/* The shortest epoch: 1000 times a clock of 20 ns resolution, as the harness would choose. */
+#define MIN_EPOCH_NS 1e6
+/* How long the other build may take to answer, unless BENCH_BITCOIN_AGAINST_TIMEOUT (seconds)
+ * says otherwise; an epoch that should take longer than a twentieth of it extends it. */
+#define DEFAULT_TIMEOUT_S 30.0
+#define CONFIDENCE 0.95
+
+/* ---- the child process, seen from the parent ---- */
+
+typedef struct {
+    const char *path;          /* as the user gave it, for messages */
+    pid_t pid;                 /* 0: none */
+    int to, from, err;         /* its stdin, stdout, stderr; -1 when closed */
+    char in[2 * AGAINST_MAX_LINE];
+    size_t inlen;
+    char errtext[1024];        /* the first bytes of its stderr, NUL-terminated */
+    size_t errlen;
+    double timeout_ms;
+    int greeted;               /* the handshake went through */
+} peer;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* The first line of what the child wrote on stderr ("" when nothing). */
+static const char *peer_said(peer *p, char *buf, size_t cap)
+{
+    size_t n = strcspn(p->errtext, "\n");
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(buf, p->errtext, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Waits for the child to end, killing it once the timeout has passed; then describes how it
+ * ended into buf. */
+static void peer_reap(peer *p, char *buf, size_t cap)
+{
+    double deadline = now_ms() + 2000;
+    int status = 0, killed = 0;
+    pid_t r;
+    if (p->pid <= 0) {
+        snprintf(buf, cap, "it ended");
+        return;
+    }
+    for (;;) {
+        r = waitpid(p->pid, &status, WNOHANG);
+        if (r == p->pid || (r < 0 && errno != EINTR))
+            break;
+        if (!killed && now_ms() > deadline) {
+            kill(p->pid, SIGKILL);
+            killed = 1;
+        }
+        usleep(1000);
+    }
+    p->pid = 0;
+    if (r < 0)
+        snprintf(buf, cap, "it ended");
+    else if (killed)
+        snprintf(buf, cap, "it closed its output and was stopped");
+    else if (WIFSIGNALED(status))
+        snprintf(buf, cap, "it was killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else
+        snprintf(buf, cap, "it exited with status %d", WEXITSTATUS(status));
+}
+
+/* Kills the child (if still there) and closes every pipe. */
+static void peer_kill(peer *p)
+{
+    char ignored[128];
+    close_fd(&p->to);
+    close_fd(&p->from);
+    close_fd(&p->err);
+    if (p->pid > 0) {
+        kill(p->pid, SIGKILL);
+        peer_reap(p, ignored, sizeof ignored);
+    }
+}
+
+/* Ends a child that did its work: quit, then wait. 0, or -1 after one error line. */
+static int peer_quit(peer *p)
+{
+    static const char quit[] = "quit\n";
+    char how[128];
+    ssize_t w = write(p->to, quit, sizeof quit - 1);
+    (void)w;   /* a child that went away already is judged by its status below */
+    close_fd(&p->to);
+    close_fd(&p->from);
+    close_fd(&p->err);
+    peer_reap(p, how, sizeof how);
+    if (strcmp(how, "it exited with status 0") != 0) {
+        bench_error("-against: '%s' did not end cleanly after the comparison: %s", p->path, how);
+        return -1;
+    }
+    return 0;
+}
+
+/* Starts path -serve-protocol=1 with pipes on its stdin, stdout and stderr. 0, or -1 after one
+ * error line (missing, not executable, cannot be started). */
+static int peer_spawn(peer *p, const char *path, int no_pin)
+{
+    char version[32];
+    char *argv[4];
+    int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, report[2] = {-1, -1};
+    int child_errno = 0, argc = 0;
+    struct stat st;
+    ssize_t got;
+    pid_t pid;
+
+    if (stat(path, &st) != 0) {
+        bench_error("-against: cannot run '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        bench_error("-against: '%s' is a directory, not a bench_bitcoin program", path);
+        return -1;
+    }
+    if (access(path, X_OK) != 0) {
+        bench_error("-against: '%s' is not executable (%s)", path, strerror(errno));
+        return -1;
+    }
+    snprintf(version, sizeof version, "-serve-protocol=%d", AGAINST_PROTOCOL_VERSION);
+    argv[argc++] = (char *)path;
+    argv[argc++] = version;
+    if (no_pin)
+        argv[argc++] = (char *)"-no-pin";
+    argv[argc] = NULL;
+    if (pipe(in) != 0 || pipe(out) != 0 || pipe(err) != 0 || pipe(report) != 0) {
+        bench_error("-against: cannot make pipes: %s", strerror(errno));
+        goto fail;
+    }
+    fcntl(report[1], F_SETFD, FD_CLOEXEC);
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        bench_error("-against: cannot start '%s': %s", path, strerror(errno));
+        goto fail;
+    }
+    if (pid == 0) {
+        int e;
+        if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0) {
+            e = errno;
+        } else {
+            close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+            close(err[0]), close(err[1]), close(report[0]);
+            signal(SIGPIPE, SIG_DFL);
+            execv(path, argv);
+            e = errno;
+        }
+        if (write(report[1], &e, sizeof e) < 0)
+            _exit(127);
+        _exit(127);
+    }
+    close_fd(&in[0]);
+    close_fd(&out[1]);
+    close_fd(&err[1]);
+    close_fd(&report[1]);
+    do
+        got = read(report[0], &child_errno, sizeof child_errno);
+    while (got < 0 && errno == EINTR);
+    close_fd(&report[0]);
+    p->pid = pid;
+    p->to = in[1];
+    p->from = out[0];
+    p->err = err[0];
+    fcntl(p->to, F_SETFD, FD_CLOEXEC);
+    fcntl(p->from, F_SETFD, FD_CLOEXEC);
+    fcntl(p->err, F_SETFD, FD_CLOEXEC);
+    if (got == (ssize_t)sizeof child_errno) {
+        bench_error("-against: cannot run '%s': %s", path, strerror(child_errno));
+        peer_kill(p);
+        return -1;
+    }
+    return 0;
+fail:
+    close_fd(&in[0]), close_fd(&in[1]), close_fd(&out[0]), close_fd(&out[1]);
+    close_fd(&err[0]), close_fd(&err[1]), close_fd(&report[0]), close_fd(&report[1]);
+    return -1;
+}
+
+/* Sends one message. 0, or -1 after one error line (the child went away: its status says
+ * why). */
+static int peer_send(peer *p, const against_msg *m, const char *doing)
+{
+    char line[AGAINST_MAX_LINE + 1];
+    size_t len = against_format(m, line, sizeof line), off = 0;
+    if (len == 0) {
+        bench_error("-against: cannot send a message about '%s' (not printable ASCII)", doing);
+        return -1;
+    }
+    while (off < len) {
+        ssize_t w = write(p->to, line + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            char how[128];
+            peer_kill(p);
+            peer_reap(p, how, sizeof how);
+            bench_error("-against: '%s' went away while %s", p->path, doing);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return 0;
+}
+
+/* The reason a child ended before or during the handshake, as one error line. */
+static void handshake_failed(peer *p, const char *how)
+{
+    char said[256];
+    peer_said(p, said, sizeof said);
+    if (strstr(p->errtext, "unknown option"))
+        bench_error("-against: '%s' is a bench_bitcoin without the -against protocol "
+                    "(version %d); it answered: %s", p->path, AGAINST_PROTOCOL_VERSION, said);
+    else if (said[0])
+        bench_error("-against: '%s' is not a bench_bitcoin serving the -against protocol "
+                    "(version %d): %s before the handshake, saying: %s", p->path,
+                    AGAINST_PROTOCOL_VERSION, how, said);
+    else
+        bench_error("-against: '%s' is not a bench_bitcoin serving the -against protocol "
+                    "(version %d): %s before the handshake", p->path, AGAINST_PROTOCOL_VERSION,
+                    how);
+}
+
+/* Receives one message, waiting at most the timeout. 0, or -1 after one error line (the
+ * child died, hung, said error or something that is not a message); the child is then
+ * killed. doing says what was going on ("running SHA256"). */
+static int peer_recv(peer *p, against_msg *m, const char *doing, double timeout_ms)
+{
+    double limit = timeout_ms > p->timeout_ms ? timeout_ms : p->timeout_ms;
+    double deadline = now_ms() + limit;
+    for (;;) {
+        char *nl = memchr(p->in, '\n', p->inlen);
+        struct pollfd fds[2];
+        nfds_t nfds = 0;
+        double left;
+        int r;
+        if (nl) {
+            size_t len = (size_t)(nl - p->in);
+            int rc = against_parse(p->in, len, m);
+            char shown[80];
+            snprintf(shown, sizeof shown, "%.*s", (int)(len < 60 ? len : 60), p->in);
+            memmove(p->in, nl + 1, p->inlen - len - 1);
+            p->inlen -= len + 1;
+            if (rc == 0 && !p->greeted && m->kind != AGAINST_HELLO)
+                rc = -1;
+            if (rc != 0) {
+                peer_kill(p);
+                if (!p->greeted)
+                    bench_error("-against: '%s' does not speak the -against protocol: its "
+                                "first line was '%s'", p->path, shown);
+                else
+                    bench_error("-against: '%s' sent '%s' while %s, which is not a message "
+                                "of protocol version %d", p->path, shown, doing,
+                                AGAINST_PROTOCOL_VERSION);
+                return -1;
+            }
+            if (m->kind == AGAINST_ERROR) {
+                peer_kill(p);
+                bench_error("-against: '%s' failed while %s: %s", p->path, doing, m->text);
+                return -1;
+            }
+            return 0;
+        }
+        if (p->inlen >= AGAINST_MAX_LINE) {
+            peer_kill(p);
+            bench_error("-against: '%s' sent a line of more than %d bytes while %s: not the "
+                        "-against protocol", p->path, AGAINST_MAX_LINE - 1, doing);
+            return -1;
+        }
+        fds[nfds].fd = p->from;
+        fds[nfds++].events = POLLIN;
+        if (p->err >= 0) {
+            fds[nfds].fd = p->err;
+            fds[nfds++].events = POLLIN;
+        }
+        left = deadline - now_ms();
+        if (left <= 0) {
+            peer_kill(p);
+            if (!p->greeted)
+                bench_error("-against: '%s' did not answer within %.0f s: not a bench_bitcoin "
+                            "serving the -against protocol, or hung", p->path,
+                            p->timeout_ms / 1e3);
+            else
+                bench_error("-against: '%s' did not answer within %.0f s while %s (hung?); "
+                            "stopped it", p->path, limit / 1e3, doing);
+            return -1;
+        }
+        r = poll(fds, nfds, left > 1000 ? 1000 : (int)left + 1);
+        if (r < 0 && errno != EINTR) {
+            peer_kill(p);
+            bench_error("-against: waiting for '%s': %s", p->path, strerror(errno));
+            return -1;
+        }
+        if (r <= 0)
+            continue;
+        if (nfds == 2 && fds[1].revents) {
+            char junk[512];
+            ssize_t n = read(p->err, junk, sizeof junk);
+            if (n <= 0) {
+                close_fd(&p->err);
+            } else {
+                size_t room = sizeof p->errtext - 1 - p->errlen;
+                size_t take = (size_t)n < room ? (size_t)n : room;
+                memcpy(p->errtext + p->errlen, junk, take);
+                p->errlen += take;
+                p->errtext[p->errlen] = '\0';
+            }
+        }
+        if (fds[0].revents) {
+            ssize_t n = read(p->from, p->in + p->inlen, sizeof p->in - p->inlen);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                char how[128], said[256];
+                /* its last words on stderr, if it is still writing them */
+                while (p->err >= 0) {
+                    char junk[512];
+                    ssize_t e = read(p->err, junk, sizeof junk);
+                    size_t room = sizeof p->errtext - 1 - p->errlen;
+                    if (e <= 0)
+                        break;
+                    if ((size_t)e > room)
+                        e = (ssize_t)room;
+                    memcpy(p->errtext + p->errlen, junk, (size_t)e);
+                    p->errlen += (size_t)e;
+                    p->errtext[p->errlen] = '\0';
+                }
+                close_fd(&p->to);
+                close_fd(&p->from);
+                close_fd(&p->err);
+                peer_reap(p, how, sizeof how);
+                if (!p->greeted)
+                    handshake_failed(p, how);
+                else if (peer_said(p, said, sizeof said)[0])
+                    bench_error("-against: '%s' died while %s: %s, saying: %s", p->path, doing,
+                                how, said);
+                else
+                    bench_error("-against: '%s' died while %s: %s", p->path, doing, how);
+                return -1;
+            }
+            p->inlen += (size_t)n;
+        }
+    }
+}
+
+/* ---- the parent: one benchmark ---- */
+
+enum { DRIVE_CALIBRATE, DRIVE_ROUNDS, DRIVE_FINISHED };
+
+typedef struct {
+    peer *p;
+    const char *name;
+    char doing[128];           /* "running SHA256" */
+    double target_ns;          /* the epoch target */
+    double budget_ns;          /* measuring time per side */
+    int state;
+    int failed;
+    uint64_t n;                /* every epoch's iterations, once calibrated */
+    size_t rounds, round;
+    int other_done;            /* the other side ran its epoch of this round */
+    double self_ns[MAX_ROUNDS];   /* per iteration, per round */
+    double other_ns[MAX_ROUNDS];
+} drive;
+
+/* One epoch of d->n iterations on the other side; its time per iteration into *per (NULL:
+ * discarded). 0, or -1 after one error line. */
+static int other_epoch(drive *d, double *per)
+{
+    against_msg m;
+    /* an epoch of the other build may be slower: allow 20 times this side's */
+    double expect_ms = d->target_ns * 20 / 1e6;
+    memset(&m, 0, sizeof m);
+    m.kind = AGAINST_EPOCH;
+    m.number = d->n;
+    if (peer_send(d->p, &m, d->doing) != 0 || peer_recv(d->p, &m, d->doing, expect_ms) != 0)
+        return -1;
+    if (m.kind != AGAINST_TIME) {
+        peer_kill(d->p);
+        bench_error("-against: '%s' answered an epoch of %s with something else than its time",
+                    d->p->path, d->name);
+        return -1;
+    }
+    if (per)
+        *per = (double)m.number / (double)d->n;
+    return 0;
+}
+
+/* The start of round d->round: the other side first in odd rounds. This side's iteration
+ * count, or 0 after a failure. */
+static uint64_t start_round(drive *d)
+{
+    d->other_done = 0;
+    if (d->round % 2 == 1) {
+        if (other_epoch(d, &d->other_ns[d->round]) != 0) {
+            d->failed = 1;
+            return 0;
+        }
+        d->other_done = 1;
+    }
+    return d->n;
+}
+
+/* The epoch driver of this side's run (nb_drive): calibration, then the rounds; the other
+ * side's epochs run from in here, between this side's. */
+static uint64_t drive_next(void *ctx, uint64_t iters, uint64_t ns)
+{
+    drive *d = ctx;
+    if (d->failed || d->state == DRIVE_FINISHED)
+        return 0;
+    if (d->state == DRIVE_CALIBRATE) {
+        double per, rounds;
+        if (iters == 0)
+            return 1;
+        if ((double)ns < d->target_ns) {
+            /* far below the target: tenfold, where the time says little; else to about it */
+            double next = (double)ns * 10 < d->target_ns || ns == 0
+                              ? (double)iters * 10
+                              : ceil((double)iters * d->target_ns * 1.1 / (double)ns);
+            if (!(next < 1e15)) {
+                bench_error("-against: %s runs in no measurable time (was its op optimized "
+                            "away?)", d->name);
+                d->failed = 1;
+                return 0;
+            }
+            return next > (double)iters ? (uint64_t)next : iters + 1;
+        }
+        per = (double)ns / (double)iters;
+        d->n = (uint64_t)ceil(d->target_ns / per);
+        if (d->n < 1)
+            d->n = 1;
+        rounds = floor(d->budget_ns / ((double)d->n * per));
+        d->rounds = rounds < MIN_ROUNDS ? MIN_ROUNDS : rounds > MAX_ROUNDS ? MAX_ROUNDS
+                                                                          : (size_t)rounds;
+        if ((double)d->n * per > d->target_ns)
+            d->target_ns = (double)d->n * per;   /* an op slower than the target */
+        if (other_epoch(d, NULL) != 0) {   /* the other side's warm-up */
+            d->failed = 1;
+            return 0;
+        }
+        d->state = DRIVE_ROUNDS;
+        d->round = 0;
+        return start_round(d);
+    }
+    d->self_ns[d->round] = (double)ns / (double)iters;
+    if (!d->other_done && other_epoch(d, &d->other_ns[d->round]) != 0) {
+        d->failed = 1;
+        return 0;
+    }
+    if (++d->round < d->rounds)
+        return start_round(d);
+    d->state = DRIVE_FINISHED;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(const double *v, size_t n)
+{
+    double s[MAX_ROUNDS];
+    memcpy(s, v, n * sizeof *v);
+    qsort(s, n, sizeof *s, cmp_double);
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* ---- the parent: the whole comparison ---- */
+
+/* The names the child has (from its handshake), as bench_entry values for filter_select. */
+typedef struct {
+    bench_entry *e;
+    char **names;
+    size_t count, cap;
+} name_list;
+
+static void names_free(name_list *l)
+{
+    size_t i;
+    for (i = 0; i < l->count; i++)
+        bb_free(l->names[i]);
+    bb_free(l->names);
+    bb_free(l->e);
+}
+
+static int names_add(name_list *l, const char *name)
+{
+    char *copy;
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 32;
+        char **grown = bb_realloc(l->names, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        l->names = grown;
+        l->cap = cap;
+    }
+    copy = bb_malloc(strlen(name) + 1);
+    if (!copy)
+        return -1;
+    strcpy(copy, name);
+    l->names[l->count++] = copy;
+    return 0;
+}
+
+/* The handshake: the greeting, then the other's benchmarks into *l. 0, or -1 after one error
+ * line. */
+static int handshake(peer *p, name_list *l)
+{
+    against_msg m;
+    if (peer_recv(p, &m, "starting", 0) != 0)
+        return -1;
+    if (m.number != AGAINST_PROTOCOL_VERSION) {
+        peer_kill(p);
+        bench_error("-against: '%s' speaks -against protocol version %llu, this build version "
+                    "%d", p->path, (unsigned long long)m.number, AGAINST_PROTOCOL_VERSION);
+        return -1;
+    }
+    p->greeted = 1;
+    for (;;) {
+        if (peer_recv(p, &m, "listing its benchmarks", 0) != 0)
+            return -1;
+        if (m.kind == AGAINST_NAMES_END)
+            return 0;
+        if (m.kind != AGAINST_NAME) {
+            peer_kill(p);
+            bench_error("-against: '%s' sent a message out of place while listing its "
+                        "benchmarks", p->path);
+            return -1;
+        }
+        if (names_add(l, m.text) != 0) {
+            peer_kill(p);
+            bench_error("-against: out of memory");
+            return -1;
+        }
+    }
+}
+
+/* Applies -filter to the other's names: keeps those it selects. 0, or -1 after one line. */
+static int filter_names(name_list *l, const char *pattern)
+{
+    unsigned char *keep;
+    size_t i, k = 0;
+    if (!pattern || l->count == 0)
+        return 0;
+    l->e = bb_malloc_array(l->count, sizeof *l->e);
+    keep = bb_malloc_array(l->count, 1);
+    if (!l->e || !keep) {
+        bb_free(keep);
+        bench_error("-against: out of memory");
+        return -1;
+    }
+    for (i = 0; i < l->count; i++) {
+        l->e[i].name = l->names[i];
+        l->e[i].fn = NULL;
+    }
+    if (filter_select(pattern, l->e, l->count, keep) != 0) {
+        bb_free(keep);
+        return -1;
+    }
+    for (i = 0; i < l->count; i++) {
+        if (keep[i])
+            l->names[k++] = l->names[i];
+        else
+            bb_free(l->names[i]);
+    }
+    l->count = k;
+    bb_free(keep);
+    return 0;
+}
+
+static int has_name(const name_list *l, const char *name)
+{
+    size_t i;
+    for (i = 0; i < l->count; i++)
+        if (strcmp(l->names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Says on stderr which benchmarks one side only has (not compared). */
+static void note_one_sided(const char *path, const bench_entry *sel, size_t count,
+                           const name_list *l, const unsigned char *common)
+{
+    size_t i, j, n = 0;
+    for (i = 0; i < count; i++)
+        if (!common[i]) {
+            fprintf(stderr, n++ ? " %s" : "-against: only in this build, not compared: %s",
+                    sel[i].name);
+        }
+    if (n)
+        fputc('\n', stderr);
+    n = 0;
+    for (i = 0; i < l->count; i++) {
+        for (j = 0; j < count && strcmp(sel[j].name, l->names[i]) != 0; j++)
+            ;
+        if (j == count && n++ == 0)
+            fprintf(stderr, "-against: only in '%s', not compared: %s", path, l->names[i]);
+        else if (j == count)
+            fprintf(stderr, " %s", l->names[i]);
+    }
+    if (n)
+        fputc('\n', stderr);
+}
+
+/* Measures one benchmark on both sides into *w. 0, or -1 after one error line. */
+static int compare_one(peer *p, const against_options *o, const bench_entry *e, size_t family,
+                       verdict_row *w, char *unit, size_t unit_cap,
+                       int *skipped)
+{
+    drive *d = bb_malloc(sizeof *d);
+    nb_bench *b = nb_bench_new();
+    against_msg m;
+    char self_unit[AGAINST_MAX_LINE], other_unit[AGAINST_MAX_LINE];
+    double self_batch, other_batch;
+    size_t i;
+    int rc = -1;
+
+    *skipped = 0;
+    if (!d || !b) {
+        bench_error("-against: out of memory");
+        goto done;
+    }
+    memset(d, 0, sizeof *d);
+    d->p = p;
+    d->name = e->name;
+    snprintf(d->doing, sizeof d->doing, "running %s", e->name);
+    d->budget_ns = o->min_time_ns / 2;
+    d->target_ns = d->budget_ns / MAX_ROUNDS;
+    if (d->target_ns < MIN_EPOCH_NS)
+        d->target_ns = MIN_EPOCH_NS;
+
+    memset(&m, 0, sizeof m);
+    m.kind = AGAINST_RUN;
+    snprintf(m.text, sizeof m.text, "%s", e->name);
+    if (peer_send(p, &m, d->doing) != 0 || peer_recv(p, &m, d->doing, 0) != 0)
+        goto done;
+    if (m.kind != AGAINST_READY) {
+        peer_kill(p);
+        bench_error("-against: '%s' answered 'run %s' with something else than ready", p->path,
+                    e->name);
+        goto done;
+    }
+    other_batch = m.batch;
+    snprintf(other_unit, sizeof other_unit, "%s", m.text);
+
+    nb_output(nb_performance_counters(nb_name(b, e->name), 0), NULL);
+    nb_drive(b, drive_next, d);
+    e->fn(b);
+    if (d->failed)
+        goto done;
+    if (d->state != DRIVE_FINISHED || nb_get_error(b) != 0) {
+        peer_kill(p);
+        bench_error("%s: the harness ran out of memory or the benchmark did not call nb_run "
+                    "once", e->name);
+        goto done;
+    }
+    self_batch = nb_get_batch(b);
+    snprintf(self_unit, sizeof self_unit, "%s", nb_get_unit(b));
+
+    m.kind = AGAINST_END;
+    if (peer_send(p, &m, d->doing) != 0 || peer_recv(p, &m, d->doing, 0) != 0)
+        goto done;
+    if (m.kind != AGAINST_DONE) {
+        peer_kill(p);
+        bench_error("-against: '%s' answered the end of %s with something else than done",
+                    p->path, e->name);
+        goto done;
+    }
+    if (strcmp(self_unit, other_unit) != 0) {
+        fprintf(stderr, "-against: %s counts in '%s' here and in '%s' in '%s': not compared\n",
+                e->name, self_unit, other_unit, p->path);
+        *skipped = 1;
+        rc = 0;
+        goto done;
+    }
+    for (i = 0; i < d->rounds; i++) {
+        d->self_ns[i] /= self_batch;
+        d->other_ns[i] /= other_batch;
+    }
+    snprintf(unit, unit_cap, "%s", self_unit);
+    w->name = e->name;
+    w->unit = unit;
+    w->self_ns = median(d->self_ns, d->rounds);
+    w->other_ns = median(d->other_ns, d->rounds);
+    if (nb_stats_paired(d->other_ns, d->self_ns, d->rounds, family, CONFIDENCE, &w->r) != 0)
+        w->r.estimate = w->r.low = w->r.high = NAN, w->r.significant = 0;
+    verdict_judge(w, o->max_regression);
+    verdict_print(w);
+    rc = 0;
+done:
+    nb_bench_free(b);
+    bb_free(d);
+    return rc;
+}
+
+int against_run(const against_options *o, const bench_entry *sel, size_t count)
+{
+    peer p;
+    name_list theirs;
+    unsigned char *common = NULL;
+    verdict_row *rows = NULL;
+    char (*units)[AGAINST_MAX_LINE] = NULL;
+    char what[300];
+    size_t i, ncommon = 0, nrows = 0;
+    const char *t = getenv("BENCH_BITCOIN_AGAINST_TIMEOUT");
+    int status = 1, gate;
+
+    memset(&p, 0, sizeof p);
+    memset(&theirs, 0, sizeof theirs);
+    p.path = o->other;
+    p.to = p.from = p.err = -1;
+    p.timeout_ms = DEFAULT_TIMEOUT_S * 1e3;
+    if (t && *t) {
+        char *end;
+        double s = strtod(t, &end);
+        if (*end || !(s > 0) || !(s < 1e6)) {
+            bench_error("BENCH_BITCOIN_AGAINST_TIMEOUT: '%s' is not a number of seconds > 0",
+                        t);
+            return 1;
+        }
+        p.timeout_ms = s * 1e3;
+    }
+    /* a child that dies must be an error line, not the end of this process */
+    signal(SIGPIPE, SIG_IGN);
+    if (peer_spawn(&p, o->other, o->no_pin) != 0)
+        return 1;
+    if (handshake(&p, &theirs) != 0 || filter_names(&theirs, o->filter) != 0)
+        goto done;
+    common = bb_malloc_array(count ? count : 1, 1);
+    rows = bb_malloc_array(count ? count : 1, sizeof *rows);
+    units = bb_malloc_array(count ? count : 1, sizeof *units);
+    if (!common || !rows || !units) {
+        bench_error("-against: out of memory");
+        goto done;
+    }
+    for (i = 0; i < count; i++)
+        ncommon += (common[i] = (unsigned char)has_name(&theirs, sel[i].name));
+    note_one_sided(o->other, sel, count, &theirs, common);
+    if (ncommon == 0) {
+        bench_error("-against: no selected benchmark is in both builds (this build's: %zu, "
+                    "'%s': %zu)", count, o->other, theirs.count);
+        goto done;
+    }
+    fprintf(stderr, "Using the '%s' SHA256 implementation\n", sha256_autodetect());
+    verdict_header("other");
+    for (i = 0; i < count; i++) {
+        int skipped;
+        if (!common[i])
+            continue;
+        if (compare_one(&p, o, &sel[i], ncommon, &rows[nrows], units[nrows],
+                        sizeof units[nrows], &skipped) != 0)
+            goto done;
+        nrows += !skipped;
+    }
+    if (peer_quit(&p) != 0)
+        goto done;
+    snprintf(what, sizeof what, "'%s'", o->other);
+    gate = verdict_finish(rows, nrows, what, "interleaved round by round", o->max_regression);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        bench_error("writing the table to stdout failed: %s", strerror(errno));
+        goto done;
+    }
+    status = gate;
+done:
+    peer_kill(&p);
+    names_free(&theirs);
+    bb_free(common);
+    bb_free(rows);
+    bb_free(units);
+    return status;
+}
+
+/* ---- the serving side ---- */
+
+typedef struct {
+    nb_bench *b;
+    int fault;                 /* 0 none, 1 crash, 2 hang */
+    double plant;              /* extra iterations, as a fraction (0: none) */
+    uint64_t rng;
+} serve;
+
+static void say(const against_msg *m)
+{
+    char line[AGAINST_MAX_LINE + 1];
+    size_t len = against_format(m, line, sizeof line);
+    if (len == 0 || fwrite(line, 1, len, stdout) != len || fflush(stdout) != 0)
+        exit(1);   /* the parent is gone or the message cannot be said: nothing to serve */
+}
+
+static void say_error(const char *fmt, const char *arg)
+{
+    against_msg m;
+    memset(&m, 0, sizeof m);
+    m.kind = AGAINST_ERROR;
+    snprintf(m.text, sizeof m.text, fmt, arg);
+    say(&m);
+}
+
+/* Reads the parent's next message; at the end of input, or on a line that is no message,
+ * the process ends (status 0 at the end, as after quit). */
+static void hear(against_msg *m)
+{
+    char line[AGAINST_MAX_LINE + 1];
+    size_t len;
+    if (!fgets(line, sizeof line, stdin))
+        exit(0);
+    len = strlen(line);
+    if (len == 0 || line[len - 1] != '\n' || against_parse(line, len - 1, m) != 0) {
+        say_error("not a message of protocol version 1: %.60s", line);
+        exit(1);
+    }
+    if (m->kind == AGAINST_QUIT)
+        exit(0);
+}
+
+/* splitmix64 in [0, 1): to round planted extra iterations without bias. */
+static double serve_uniform(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static uint64_t serve_next(void *ctx, uint64_t iters, uint64_t ns)
+{
+    serve *s = ctx;
+    against_msg m;
+    memset(&m, 0, sizeof m);
+    if (iters == 0) {
+        m.kind = AGAINST_READY;
+        m.batch = nb_get_batch(s->b);
+        snprintf(m.text, sizeof m.text, "%s", nb_get_unit(s->b));
+    } else {
+        m.kind = AGAINST_TIME;
+        m.number = ns;
+    }
+    say(&m);
+    hear(&m);
+    if (m.kind == AGAINST_END)
+        return 0;
+    if (m.kind != AGAINST_EPOCH) {
+        say_error("expected epoch or end, got %.60s", "another message");
+        exit(1);
+    }
+    if (s->fault == 1)
+        kill(getpid(), SIGKILL);
+    while (s->fault == 2)
+        pause();
+    if (s->plant > 0) {
+        double extra = floor((double)m.number * s->plant + serve_uniform(&s->rng));
+        return m.number + (uint64_t)extra;
+    }
+    return m.number;
+}
+
+int against_serve(const char *version)
+{
+    size_t count, i;
+    const bench_entry *all = bench_registry(&count);
+    const char *fault = getenv("BENCH_BITCOIN_SERVE_FAULT");
+    const char *plant = getenv("BENCH_BITCOIN_SERVE_PLANT");
+    against_msg m;
+    char *end;
+    long v = strtol(version, &end, 10);
+
+    if (*end || end == version || v != AGAINST_PROTOCOL_VERSION) {
+        bench_error("-serve-protocol=%s: this build speaks -against protocol version %d only",
+                    version, AGAINST_PROTOCOL_VERSION);
+        return 1;
+    }
+    sha256_autodetect();
+    memset(&m, 0, sizeof m);
+    m.kind = AGAINST_HELLO;
+    m.number = AGAINST_PROTOCOL_VERSION;
+    say(&m);
+    m.kind = AGAINST_NAME;
+    for (i = 0; i < count; i++) {
+        snprintf(m.text, sizeof m.text, "%s", all[i].name);
+        say(&m);
+    }
+    m.kind = AGAINST_NAMES_END;
+    say(&m);
+    for (;;) {
+        serve s;
+        hear(&m);
+        if (m.kind != AGAINST_RUN) {
+            say_error("expected run or quit, got %.60s", "another message");
+            return 1;
+        }
+        for (i = 0; i < count && strcmp(all[i].name, m.text) != 0; i++)
+            ;
+        if (i == count) {
+            say_error("no benchmark named %.100s in this build", m.text);
+            return 1;
+        }
+        memset(&s, 0, sizeof s);
+        s.b = nb_bench_new();
+        if (!s.b) {
+            say_error("%s", "out of memory");
+            return 1;
+        }
+        s.fault = fault && strcmp(fault, "crash") == 0 ? 1 : fault && strcmp(fault, "hang") == 0;
+        if (fault && strcmp(fault, "hang") == 0)
+            s.fault = 2;
+        if (plant) {
+            size_t nlen = strcspn(plant, ":");
+            if (strlen(all[i].name) == nlen && memcmp(plant, all[i].name, nlen) == 0
+                && plant[nlen] == ':')
+                s.plant = strtod(plant + nlen + 1, NULL) / 100;
+            if (!(s.plant > 0 && s.plant < 10))
+                s.plant = 0;
+        }
+        nb_output(nb_performance_counters(nb_name(s.b, all[i].name), 0), NULL);
+        nb_drive(s.b, serve_next, &s);
+        all[i].fn(s.b);
+        nb_bench_free(s.b);
+        memset(&m, 0, sizeof m);
+        m.kind = AGAINST_DONE;
+        say(&m);
+    }
+}

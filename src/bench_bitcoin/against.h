@@ -1,0 +1,46 @@
+/* bench_bitcoin -against=OTHER: every selected benchmark measured in this build and in another
+ * bench_bitcoin, interleaved epoch by epoch, and compared pair by pair.
+ *
+ * The other build runs as a child in its serving mode (-serve-protocol=1) and talks the
+ * protocol of against_proto.h over pipes (its stdin and stdout; its stderr is read for error
+ * messages). Each side runs the benchmark's own function once per comparison, so its setup
+ * and teardown run as in a plain run, and the harness's ordinary loop times every epoch; only
+ * the epoch sizes come from outside (nb_drive). This side calibrates: it grows its own epochs
+ * until one lasts the epoch target, and the iteration count found is then every epoch's, on
+ * both sides. A warm-up epoch of the other build follows, then rounds of one epoch per side,
+ * this build first in even rounds and the other first in odd ones (A B, B A, A B, ...), so a
+ * drift of the machine's speed that is linear over two rounds weighs on both sides alike. A
+ * round's two times, per unit, form one pair for nb_stats_paired. */
+#ifndef BENCH_BITCOIN_AGAINST_H
+#define BENCH_BITCOIN_AGAINST_H
+
+#include "bench_bitcoin/bench.h"
+
+#include <stddef.h>
+
+/* What -against needs from the command line. */
+typedef struct {
+    const char *other;          /* the other bench_bitcoin, as given */
+    const char *filter;         /* -filter's pattern, NULL for all: applied to the other's names */
+    double min_time_ns;         /* -min-time: both sides' measuring time per benchmark */
+    double max_regression;      /* -max-regression in percent; negative: no gate */
+    int no_pin;                 /* passed on to the child */
+} against_options;
+
+/* Runs the comparison of the benchmarks sel[0 .. count) (sorted by name) against o->other and
+ * prints its table on stdout. Returns the exit status: 0, or 1 after one error line on stderr
+ * (the other build cannot be run, does not speak the protocol, dies or hangs; nothing in
+ * common) or when -max-regression's gate fails (then a line on stderr names the rows). */
+int against_run(const against_options *o, const bench_entry *sel, size_t count);
+
+/* The other side: serves the protocol on stdin and stdout until told to quit or stdin ends.
+ * version is -serve-protocol's value as given. Returns the exit status.
+ * Test hooks, read from the environment (off when unset; never for measuring):
+ *   BENCH_BITCOIN_SERVE_FAULT=crash|hang   on the first epoch asked for, die of SIGKILL or
+ *                                          stop answering
+ *   BENCH_BITCOIN_SERVE_PLANT=NAME:PCT     the benchmark NAME runs PCT percent more
+ *                                          iterations than asked in every epoch (a planted
+ *                                          slowdown, for tools/compare_truth) */
+int against_serve(const char *version);
+
+#endif

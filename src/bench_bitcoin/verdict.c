@@ -1,0 +1,82 @@
+/* -against's and -baseline's table (verdict.h). */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "bench_bitcoin/verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+
+void verdict_judge(verdict_row *w, double max_regression)
+{
+    /* r is the other's time over this build's: this build's over the other's, at the bound
+     * nearest 1 of a significant slowdown, is 1 / r.high */
+    w->regression = max_regression >= 0 && w->r.significant && w->r.estimate < 1
+                    && 1 / w->r.high > 1 + max_regression / 100;
+}
+
+/* A time per unit in ns as the table shows it ("1.14 ns/byte"). */
+static void format_time(char *buf, size_t cap, double ns, const char *unit)
+{
+    int decimals = ns >= 1000 ? 0 : ns >= 100 ? 1 : ns >= 10 ? 2 : 3;
+    snprintf(buf, cap, "%.*f ns/%s", decimals, ns, unit);
+}
+
+void verdict_header(const char *other)
+{
+    char col[40];
+    snprintf(col, sizeof col, "ns/unit (%s)", other);
+    printf("\n| %18s | %18s | %10s | %-16s | %-22s | benchmark\n", "ns/unit (this)", col,
+           "this/other", "95% interval", "verdict");
+    printf("|-------------------:|-------------------:|-----------:|:-----------------|"
+           ":-----------------------|:----------\n");
+}
+
+void verdict_print(const verdict_row *w)
+{
+    char self[48], other[48], ratio[24], interval[48], verdict[48];
+    format_time(self, sizeof self, w->self_ns, w->unit);
+    format_time(other, sizeof other, w->other_ns, w->unit);
+    if (!isfinite(w->r.estimate)) {
+        snprintf(ratio, sizeof ratio, "-");
+        snprintf(interval, sizeof interval, "-");
+        snprintf(verdict, sizeof verdict, "too few samples");
+    } else {
+        /* this build's time over the other's: the reciprocals, bounds swapped */
+        double t = 1 / w->r.estimate, lo = 1 / w->r.high, hi = 1 / w->r.low;
+        snprintf(ratio, sizeof ratio, "%.3f", t);
+        snprintf(interval, sizeof interval, "[%.3f, %.3f]", lo, hi);
+        if (!w->r.significant)
+            snprintf(verdict, sizeof verdict, "=");
+        else
+            snprintf(verdict, sizeof verdict, "%.1f%% %s%s", fabs(t - 1) * 100,
+                     t < 1 ? "faster" : "slower", w->regression ? " REGRESSION" : "");
+    }
+    printf("| %18s | %18s | %10s | %-16s | %-22s | `%s`\n", self, other, ratio, interval,
+           verdict, w->name);
+}
+
+int verdict_finish(const verdict_row *rows, size_t n, const char *what, const char *how,
+                   double max_regression)
+{
+    size_t i, faster = 0, slower = 0, regressed = 0, k = 0;
+    for (i = 0; i < n; i++) {
+        faster += rows[i].r.significant && rows[i].r.estimate > 1;
+        slower += rows[i].r.significant && rows[i].r.estimate < 1;
+        regressed += rows[i].regression;
+    }
+    printf("\n%zu benchmark%s compared with %s, %s: %zu faster, %zu slower, %zu without a "
+           "significant difference ('='); the intervals hold for all %zu together\n", n,
+           n == 1 ? "" : "s", what, how, faster, slower, n - faster - slower, n);
+    if (!regressed)
+        return 0;
+    fprintf(stderr, "-max-regression=%g: %zu benchmark%s significantly more than %g%% slower "
+            "than %s:", max_regression, regressed, regressed == 1 ? "" : "s", max_regression,
+            what);
+    for (i = 0; i < n; i++)
+        if (rows[i].regression)
+            fprintf(stderr, "%s %s", k++ ? "," : "", rows[i].name);
+    fputc('\n', stderr);
+    return 1;
+}
