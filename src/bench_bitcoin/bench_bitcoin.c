@@ -12,6 +12,7 @@
 #endif
 
 #include "bench_bitcoin/against.h"
+#include "bench_bitcoin/baseline.h"
 #include "bench_bitcoin/bench.h"
 #include "bench_bitcoin/options.h"
 #include "bench_bitcoin/outfile.h"
@@ -491,6 +492,7 @@ int main(int argc, char **argv)
     compare_row *rows = NULL;
     size_t count = 0, nrows = 0, i;
     nb_bench *b = NULL, *defaults = NULL;
+    baseline base = {NULL, 0};
     int status = 1;
 
     bench_options_init(&o);
@@ -545,6 +547,10 @@ int main(int argc, char **argv)
     for (i = 0; i < OUT_COUNT; i++)
         if (outputs[i].target && out_open(&outputs[i], !(o.list || o.help)) != 0)
             goto done;
+
+    /* The baseline file is read before anything runs, like every other input. */
+    if (o.baseline && baseline_load(o.baseline, &base) != 0)
+        goto done;
 
     /* -help after every check, like -list: a command line with a bad value is an error
      * whatever else it asks for. */
@@ -612,6 +618,8 @@ int main(int argc, char **argv)
     if (out_commit_all(outputs, OUT_COUNT) != 0)
         goto done;
     status = 0;
+    if (o.baseline && (status = baseline_compare(&base, o.baseline, b, o.max_regression)) < 0)
+        status = 1;
 flush:
     if (fflush(stdout) != 0 || ferror(stdout)) {
         bench_error("writing to stdout failed");
@@ -625,5 +633,6 @@ done:
     bb_free(sel);
     bb_free(rows);
     bench_options_free(&o);
+    baseline_free(&base);
     return status;
 }
