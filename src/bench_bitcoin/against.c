@@ -29,9 +29,12 @@
 /* 16: with the Wilcoxon interval the smallest two-sided p-value of n pairs is 2 / 2^n, and a
  * 95% interval over a family of k rows needs it under 0.05 / k: 16 pairs serve up to 1600. */
 #define MIN_ROUNDS 16
-#define MAX_ROUNDS 40
-/* The shortest epoch: 1000 times a clock of 20 ns resolution, as the harness would choose. */
-#define MIN_EPOCH_NS 1e6
+#define MAX_ROUNDS 64
+/* The shortest epoch: over 10,000 times the clock's resolution (about 20 ns here), and long
+ * against the pipe round trip between epochs (about 30 us). Many short epochs rather than a
+ * few long ones: a burst of the host's noise then spoils fewer of the pairs, and the
+ * interval, made of order statistics of the pairs, narrows with their number. */
+#define MIN_EPOCH_NS 2.5e5
 /* How long the other build may take to answer, unless BENCH_BITCOIN_AGAINST_TIMEOUT (seconds)
  * says otherwise; an epoch that should take longer than a twentieth of it extends it. */
 #define DEFAULT_TIMEOUT_S 30.0
@@ -40,7 +43,7 @@
 /* ---- the child process, seen from the parent ---- */
 
 typedef struct {
-    const char *path;          /* as the user gave it, for messages */
+    const char *path;          /* for messages: "'./old/bench_bitcoin'", "this build" */
     pid_t pid;                 /* 0: none */
     int to, from, err;         /* its stdin, stdout, stderr; -1 when closed */
     char in[2 * AGAINST_MAX_LINE];
@@ -134,15 +137,23 @@ static int peer_quit(peer *p)
     close_fd(&p->err);
     peer_reap(p, how, sizeof how);
     if (strcmp(how, "it exited with status 0") != 0) {
-        bench_error("-against: '%s' did not end cleanly after the comparison: %s", p->path, how);
+        bench_error("-against: %s did not end cleanly after the comparison: %s", p->path, how);
         return -1;
     }
     return 0;
 }
 
-/* Starts path -serve-protocol=1 with pipes on its stdin, stdout and stderr. 0, or -1 after one
- * error line (missing, not executable, cannot be started). */
-static int peer_spawn(peer *p, const char *path, int no_pin)
+/* Both builds start from the same argv[0] and through the same file name (the descriptor
+ * EXEC_FD open on the program, by its /proc path), so that their initial stacks, which hold
+ * both strings, are laid out alike: a shift of the stack by a path's length alone moved some
+ * benchmarks by a few percent between two copies of one binary. */
+#define EXEC_FD 100
+#define EXEC_FD_TEXT "100"
+
+/* Starts path -serve-protocol=1 with pipes on its stdin, stdout and stderr; with strip, without
+ * the test hooks' environment variables (they are meant for this build's side). 0, or -1
+ * after one error line (missing, not executable, cannot be started). */
+static int peer_spawn(peer *p, const char *path, int no_pin, int strip)
 {
     char version[32];
     char *argv[4];
@@ -165,7 +176,7 @@ static int peer_spawn(peer *p, const char *path, int no_pin)
         return -1;
     }
     snprintf(version, sizeof version, "-serve-protocol=%d", AGAINST_PROTOCOL_VERSION);
-    argv[argc++] = (char *)path;
+    argv[argc++] = (char *)"bench_bitcoin";
     argv[argc++] = version;
     if (no_pin)
         argv[argc++] = (char *)"-no-pin";
@@ -182,14 +193,21 @@ static int peer_spawn(peer *p, const char *path, int no_pin)
         goto fail;
     }
     if (pid == 0) {
-        int e;
-        if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0) {
+        int e, fd = open(path, O_RDONLY);
+        if (fd < 0 || dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0) {
+            e = errno;
+        } else if (close(in[0]), close(in[1]), close(out[0]), close(out[1]), close(err[0]),
+                   close(err[1]), close(report[0]), fd != EXEC_FD && dup2(fd, EXEC_FD) < 0) {
             e = errno;
         } else {
-            close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-            close(err[0]), close(err[1]), close(report[0]);
+            if (fd != EXEC_FD)
+                close(fd);
             signal(SIGPIPE, SIG_DFL);
-            execv(path, argv);
+            if (strip) {
+                unsetenv("BENCH_BITCOIN_AGAINST_PLANT");
+                unsetenv("BENCH_BITCOIN_SERVE_FAULT");
+            }
+            execv("/proc/self/fd/" EXEC_FD_TEXT, argv);
             e = errno;
         }
         if (write(report[1], &e, sizeof e) < 0)
@@ -230,7 +248,7 @@ static int peer_send(peer *p, const against_msg *m, const char *doing)
     char line[AGAINST_MAX_LINE + 1];
     size_t len = against_format(m, line, sizeof line), off = 0;
     if (len == 0) {
-        bench_error("-against: cannot send a message about '%s' (not printable ASCII)", doing);
+        bench_error("-against: cannot send a message about %s (not printable ASCII)", doing);
         return -1;
     }
     while (off < len) {
@@ -241,7 +259,7 @@ static int peer_send(peer *p, const against_msg *m, const char *doing)
             char how[128];
             peer_kill(p);
             peer_reap(p, how, sizeof how);
-            bench_error("-against: '%s' went away while %s", p->path, doing);
+            bench_error("-against: %s went away while %s", p->path, doing);
             return -1;
         }
         off += (size_t)w;
@@ -255,14 +273,14 @@ static void handshake_failed(peer *p, const char *how)
     char said[256];
     peer_said(p, said, sizeof said);
     if (strstr(p->errtext, "unknown option"))
-        bench_error("-against: '%s' is a bench_bitcoin without the -against protocol "
+        bench_error("-against: %s is a bench_bitcoin without the -against protocol "
                     "(version %d); it answered: %s", p->path, AGAINST_PROTOCOL_VERSION, said);
     else if (said[0])
-        bench_error("-against: '%s' is not a bench_bitcoin serving the -against protocol "
+        bench_error("-against: %s is not a bench_bitcoin serving the -against protocol "
                     "(version %d): %s before the handshake, saying: %s", p->path,
                     AGAINST_PROTOCOL_VERSION, how, said);
     else
-        bench_error("-against: '%s' is not a bench_bitcoin serving the -against protocol "
+        bench_error("-against: %s is not a bench_bitcoin serving the -against protocol "
                     "(version %d): %s before the handshake", p->path, AGAINST_PROTOCOL_VERSION,
                     how);
 }
@@ -292,24 +310,24 @@ static int peer_recv(peer *p, against_msg *m, const char *doing, double timeout_
             if (rc != 0) {
                 peer_kill(p);
                 if (!p->greeted)
-                    bench_error("-against: '%s' does not speak the -against protocol: its "
+                    bench_error("-against: %s does not speak the -against protocol: its "
                                 "first line was '%s'", p->path, shown);
                 else
-                    bench_error("-against: '%s' sent '%s' while %s, which is not a message "
+                    bench_error("-against: %s sent '%s' while %s, which is not a message "
                                 "of protocol version %d", p->path, shown, doing,
                                 AGAINST_PROTOCOL_VERSION);
                 return -1;
             }
             if (m->kind == AGAINST_ERROR) {
                 peer_kill(p);
-                bench_error("-against: '%s' failed while %s: %s", p->path, doing, m->text);
+                bench_error("-against: %s failed while %s: %s", p->path, doing, m->text);
                 return -1;
             }
             return 0;
         }
         if (p->inlen >= AGAINST_MAX_LINE) {
             peer_kill(p);
-            bench_error("-against: '%s' sent a line of more than %d bytes while %s: not the "
+            bench_error("-against: %s sent a line of more than %d bytes while %s: not the "
                         "-against protocol", p->path, AGAINST_MAX_LINE - 1, doing);
             return -1;
         }
@@ -323,18 +341,18 @@ static int peer_recv(peer *p, against_msg *m, const char *doing, double timeout_
         if (left <= 0) {
             peer_kill(p);
             if (!p->greeted)
-                bench_error("-against: '%s' did not answer within %.0f s: not a bench_bitcoin "
+                bench_error("-against: %s did not answer within %.0f s: not a bench_bitcoin "
                             "serving the -against protocol, or hung", p->path,
                             p->timeout_ms / 1e3);
             else
-                bench_error("-against: '%s' did not answer within %.0f s while %s (hung?); "
+                bench_error("-against: %s did not answer within %.0f s while %s (hung?); "
                             "stopped it", p->path, limit / 1e3, doing);
             return -1;
         }
         r = poll(fds, nfds, left > 1000 ? 1000 : (int)left + 1);
         if (r < 0 && errno != EINTR) {
             peer_kill(p);
-            bench_error("-against: waiting for '%s': %s", p->path, strerror(errno));
+            bench_error("-against: waiting for %s: %s", p->path, strerror(errno));
             return -1;
         }
         if (r <= 0)
@@ -378,10 +396,10 @@ static int peer_recv(peer *p, against_msg *m, const char *doing, double timeout_
                 if (!p->greeted)
                     handshake_failed(p, how);
                 else if (peer_said(p, said, sizeof said)[0])
-                    bench_error("-against: '%s' died while %s: %s, saying: %s", p->path, doing,
+                    bench_error("-against: %s died while %s: %s, saying: %s", p->path, doing,
                                 how, said);
                 else
-                    bench_error("-against: '%s' died while %s: %s", p->path, doing, how);
+                    bench_error("-against: %s died while %s: %s", p->path, doing, how);
                 return -1;
             }
             p->inlen += (size_t)n;
@@ -391,112 +409,41 @@ static int peer_recv(peer *p, against_msg *m, const char *doing, double timeout_
 
 /* ---- the parent: one benchmark ---- */
 
-enum { DRIVE_CALIBRATE, DRIVE_ROUNDS, DRIVE_FINISHED };
-
-typedef struct {
-    peer *p;
-    const char *name;
-    char doing[128];           /* "running SHA256" */
-    double target_ns;          /* the epoch target */
-    double budget_ns;          /* measuring time per side */
-    int state;
-    int failed;
-    uint64_t n;                /* every epoch's iterations, once calibrated */
-    size_t rounds, round;
-    int other_done;            /* the other side ran its epoch of this round */
-    double self_ns[MAX_ROUNDS];   /* per iteration, per round */
-    double other_ns[MAX_ROUNDS];
-} drive;
-
-/* One epoch of d->n iterations on the other side; its time per iteration into *per (NULL:
- * discarded). 0, or -1 after one error line. */
-static int other_epoch(drive *d, double *per)
+/* splitmix64 in [0, 1): to round planted extra iterations without bias. */
+static double serve_uniform(uint64_t *s)
 {
-    against_msg m;
-    /* an epoch of the other build may be slower: allow 20 times this side's */
-    double expect_ms = d->target_ns * 20 / 1e6;
-    memset(&m, 0, sizeof m);
-    m.kind = AGAINST_EPOCH;
-    m.number = d->n;
-    if (peer_send(d->p, &m, d->doing) != 0 || peer_recv(d->p, &m, d->doing, expect_ms) != 0)
-        return -1;
-    if (m.kind != AGAINST_TIME) {
-        peer_kill(d->p);
-        bench_error("-against: '%s' answered an epoch of %s with something else than its time",
-                    d->p->path, d->name);
-        return -1;
-    }
-    if (per)
-        *per = (double)m.number / (double)d->n;
-    return 0;
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* The start of round d->round: the other side first in odd rounds. This side's iteration
- * count, or 0 after a failure. */
-static uint64_t start_round(drive *d)
+/* The fraction of extra iterations BENCH_BITCOIN_AGAINST_PLANT=NAME:PCT asks of benchmark
+ * name (0: none, the default). */
+static double planted(const char *name)
 {
-    d->other_done = 0;
-    if (d->round % 2 == 1) {
-        if (other_epoch(d, &d->other_ns[d->round]) != 0) {
-            d->failed = 1;
-            return 0;
-        }
-        d->other_done = 1;
-    }
-    return d->n;
-}
-
-/* The epoch driver of this side's run (nb_drive): calibration, then the rounds; the other
- * side's epochs run from in here, between this side's. */
-static uint64_t drive_next(void *ctx, uint64_t iters, uint64_t ns)
-{
-    drive *d = ctx;
-    if (d->failed || d->state == DRIVE_FINISHED)
+    const char *plant = getenv("BENCH_BITCOIN_AGAINST_PLANT");
+    size_t nlen;
+    double pct;
+    if (!plant)
         return 0;
-    if (d->state == DRIVE_CALIBRATE) {
-        double per, rounds;
-        if (iters == 0)
-            return 1;
-        if ((double)ns < d->target_ns) {
-            /* far below the target: tenfold, where the time says little; else to about it */
-            double next = (double)ns * 10 < d->target_ns || ns == 0
-                              ? (double)iters * 10
-                              : ceil((double)iters * d->target_ns * 1.1 / (double)ns);
-            if (!(next < 1e15)) {
-                bench_error("-against: %s runs in no measurable time (was its op optimized "
-                            "away?)", d->name);
-                d->failed = 1;
-                return 0;
-            }
-            return next > (double)iters ? (uint64_t)next : iters + 1;
-        }
-        per = (double)ns / (double)iters;
-        d->n = (uint64_t)ceil(d->target_ns / per);
-        if (d->n < 1)
-            d->n = 1;
-        rounds = floor(d->budget_ns / ((double)d->n * per));
-        d->rounds = rounds < MIN_ROUNDS ? MIN_ROUNDS : rounds > MAX_ROUNDS ? MAX_ROUNDS
-                                                                          : (size_t)rounds;
-        if ((double)d->n * per > d->target_ns)
-            d->target_ns = (double)d->n * per;   /* an op slower than the target */
-        if (other_epoch(d, NULL) != 0) {   /* the other side's warm-up */
-            d->failed = 1;
-            return 0;
-        }
-        d->state = DRIVE_ROUNDS;
-        d->round = 0;
-        return start_round(d);
-    }
-    d->self_ns[d->round] = (double)ns / (double)iters;
-    if (!d->other_done && other_epoch(d, &d->other_ns[d->round]) != 0) {
-        d->failed = 1;
+    nlen = strcspn(plant, ":");
+    if (strlen(name) != nlen || memcmp(plant, name, nlen) != 0 || plant[nlen] != ':')
         return 0;
-    }
-    if (++d->round < d->rounds)
-        return start_round(d);
-    d->state = DRIVE_FINISHED;
-    return 0;
+    pct = strtod(plant + nlen + 1, NULL);
+    return pct > 0 && pct < 1000 ? pct / 100 : 0;
 }
+
+/* n, plus the planted extra iterations (rounded at random, so that their mean is exact). */
+static uint64_t with_plant(uint64_t n, double plant, uint64_t *rng)
+{
+    if (plant <= 0)
+        return n;
+    return n + (uint64_t)floor((double)n * plant + serve_uniform(rng));
+}
+
+
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -649,129 +596,207 @@ static void note_one_sided(const char *path, const bench_entry *sel, size_t coun
         fputc('\n', stderr);
 }
 
-/* Measures one benchmark on both sides into *w. 0, or -1 after one error line. */
-static int compare_one(peer *p, const against_options *o, const bench_entry *e, size_t family,
-                       verdict_row *w, char *unit, size_t unit_cap,
+/* One benchmark's measurement. */
+typedef struct {
+    const char *name;
+    char doing[128];           /* "running SHA256", for messages */
+    double target_ns;          /* how long an epoch should last */
+    uint64_t n;                /* every epoch's iterations */
+    size_t rounds;
+    double self_ns[MAX_ROUNDS];   /* per iteration, per round */
+    double other_ns[MAX_ROUNDS];
+} plan;
+
+/* Sends m and receives the answer of kind want into *m. 0, or -1 after one error line. */
+static int ask(peer *p, against_msg *m, against_kind want, const char *doing, double limit_ms)
+{
+    if (peer_send(p, m, doing) != 0 || peer_recv(p, m, doing, limit_ms) != 0)
+        return -1;
+    if (m->kind != want) {
+        peer_kill(p);
+        bench_error("-against: %s sent a message out of place while %s", p->path, doing);
+        return -1;
+    }
+    return 0;
+}
+
+/* One epoch of n iterations on p; its duration in ns into *ns. 0, or -1 after one line. */
+static int epoch(peer *p, const plan *pl, uint64_t n, double *ns)
+{
+    against_msg m;
+    memset(&m, 0, sizeof m);
+    m.kind = AGAINST_EPOCH;
+    m.number = n;
+    /* the other build may be slower: allow 20 times the target */
+    if (ask(p, &m, AGAINST_TIME, pl->doing, pl->target_ns * 20 / 1e6) != 0)
+        return -1;
+    *ns = (double)m.number;
+    return 0;
+}
+
+/* Sizes the epochs on this build's side: grows them until one lasts the target, then sets
+ * pl->n and pl->rounds. 0, or -1 after one error line. */
+static int calibrate(peer *self, plan *pl, double budget_ns)
+{
+    uint64_t n = 1;
+    double ns, per, rounds;
+    for (;;) {
+        double next;
+        if (epoch(self, pl, n, &ns) != 0)
+            return -1;
+        if (ns >= pl->target_ns)
+            break;
+        /* far below the target: tenfold, where the time says little; else to about it */
+        next = ns * 10 < pl->target_ns ? (double)n * 10 : ceil((double)n * pl->target_ns * 1.1 / ns);
+        if (!(next < 1e15)) {
+            peer_kill(self);
+            bench_error("-against: %s runs in no measurable time (was its op optimized away?)",
+                        pl->name);
+            return -1;
+        }
+        n = next > (double)n ? (uint64_t)next : n + 1;
+    }
+    per = ns / (double)n;
+    pl->n = (uint64_t)ceil(pl->target_ns / per);
+    if (pl->n < 1)
+        pl->n = 1;
+    if ((double)pl->n * per > pl->target_ns)
+        pl->target_ns = (double)pl->n * per;   /* an op slower than the target */
+    rounds = floor(budget_ns / pl->target_ns);
+    pl->rounds = rounds < MIN_ROUNDS ? MIN_ROUNDS : rounds > MAX_ROUNDS ? MAX_ROUNDS
+                                                                       : (size_t)rounds;
+    pl->rounds -= pl->rounds % 2;   /* as many rounds with either side first */
+    return 0;
+}
+
+/* The rounds: this build first in even rounds, the other first in odd ones, after one
+ * warm-up epoch of the other (this build's calibration warmed it). 0, or -1. */
+static int measure(peer *self, peer *other, plan *pl)
+{
+    double ignored;
+    size_t r;
+    if (epoch(other, pl, pl->n, &ignored) != 0)
+        return -1;
+    for (r = 0; r < pl->rounds; r++) {
+        peer *first = r % 2 ? other : self, *second = r % 2 ? self : other;
+        double a, b;
+        if (epoch(first, pl, pl->n, &a) != 0 || epoch(second, pl, pl->n, &b) != 0)
+            return -1;
+        pl->self_ns[r] = (r % 2 ? b : a) / (double)pl->n;
+        pl->other_ns[r] = (r % 2 ? a : b) / (double)pl->n;
+    }
+    return 0;
+}
+
+/* Measures one benchmark on both sides into *w (its unit into unit); *skipped when the two
+ * builds count it in different units. 0, or -1 after one error line. */
+static int compare_one(peer *self, peer *other, const against_options *o, const bench_entry *e,
+                       size_t family, verdict_row *w, char *unit, size_t unit_cap,
                        int *skipped)
 {
-    drive *d = bb_malloc(sizeof *d);
-    nb_bench *b = nb_bench_new();
-    against_msg m;
-    char self_unit[AGAINST_MAX_LINE], other_unit[AGAINST_MAX_LINE];
+    plan *pl = bb_malloc(sizeof *pl);
+    against_msg ms, mo;
     double self_batch, other_batch;
     size_t i;
     int rc = -1;
 
     *skipped = 0;
-    if (!d || !b) {
+    if (!pl) {
         bench_error("-against: out of memory");
-        goto done;
+        return -1;
     }
-    memset(d, 0, sizeof *d);
-    d->p = p;
-    d->name = e->name;
-    snprintf(d->doing, sizeof d->doing, "running %s", e->name);
-    d->budget_ns = o->min_time_ns / 2;
-    d->target_ns = d->budget_ns / MAX_ROUNDS;
-    if (d->target_ns < MIN_EPOCH_NS)
-        d->target_ns = MIN_EPOCH_NS;
+    memset(pl, 0, sizeof *pl);
+    pl->name = e->name;
+    snprintf(pl->doing, sizeof pl->doing, "running %s", e->name);
+    pl->target_ns = o->min_time_ns / 2 / MAX_ROUNDS;
+    if (pl->target_ns < MIN_EPOCH_NS)
+        pl->target_ns = MIN_EPOCH_NS;
 
-    memset(&m, 0, sizeof m);
-    m.kind = AGAINST_RUN;
-    snprintf(m.text, sizeof m.text, "%s", e->name);
-    if (peer_send(p, &m, d->doing) != 0 || peer_recv(p, &m, d->doing, 0) != 0)
+    memset(&ms, 0, sizeof ms);
+    ms.kind = AGAINST_RUN;
+    snprintf(ms.text, sizeof ms.text, "%s", e->name);
+    mo = ms;
+    if (ask(self, &ms, AGAINST_READY, pl->doing, 0) != 0
+        || ask(other, &mo, AGAINST_READY, pl->doing, 0) != 0)
         goto done;
-    if (m.kind != AGAINST_READY) {
-        peer_kill(p);
-        bench_error("-against: '%s' answered 'run %s' with something else than ready", p->path,
-                    e->name);
+    self_batch = ms.batch;
+    other_batch = mo.batch;
+    *skipped = strcmp(ms.text, mo.text) != 0;
+    if (*skipped)
+        fprintf(stderr, "-against: %s counts in '%s' here and in '%s' in %s: not compared\n",
+                e->name, ms.text, mo.text, other->path);
+    else if (calibrate(self, pl, o->min_time_ns / 2) != 0 || measure(self, other, pl) != 0)
         goto done;
+    snprintf(unit, unit_cap, "%s", ms.text);
+    memset(&ms, 0, sizeof ms);
+    ms.kind = AGAINST_END;
+    mo = ms;
+    if (ask(self, &ms, AGAINST_DONE, pl->doing, 0) != 0
+        || ask(other, &mo, AGAINST_DONE, pl->doing, 0) != 0)
+        goto done;
+    rc = 0;
+    if (*skipped)
+        goto done;
+    for (i = 0; i < pl->rounds; i++) {   /* per unit: the batches may differ */
+        pl->self_ns[i] /= self_batch;
+        pl->other_ns[i] /= other_batch;
     }
-    other_batch = m.batch;
-    snprintf(other_unit, sizeof other_unit, "%s", m.text);
-
-    nb_output(nb_performance_counters(nb_name(b, e->name), 0), NULL);
-    nb_drive(b, drive_next, d);
-    e->fn(b);
-    if (d->failed)
-        goto done;
-    if (d->state != DRIVE_FINISHED || nb_get_error(b) != 0) {
-        peer_kill(p);
-        bench_error("%s: the harness ran out of memory or the benchmark did not call nb_run "
-                    "once", e->name);
-        goto done;
-    }
-    self_batch = nb_get_batch(b);
-    snprintf(self_unit, sizeof self_unit, "%s", nb_get_unit(b));
-
-    m.kind = AGAINST_END;
-    if (peer_send(p, &m, d->doing) != 0 || peer_recv(p, &m, d->doing, 0) != 0)
-        goto done;
-    if (m.kind != AGAINST_DONE) {
-        peer_kill(p);
-        bench_error("-against: '%s' answered the end of %s with something else than done",
-                    p->path, e->name);
-        goto done;
-    }
-    if (strcmp(self_unit, other_unit) != 0) {
-        fprintf(stderr, "-against: %s counts in '%s' here and in '%s' in '%s': not compared\n",
-                e->name, self_unit, other_unit, p->path);
-        *skipped = 1;
-        rc = 0;
-        goto done;
-    }
-    for (i = 0; i < d->rounds; i++) {
-        d->self_ns[i] /= self_batch;
-        d->other_ns[i] /= other_batch;
-    }
-    snprintf(unit, unit_cap, "%s", self_unit);
     w->name = e->name;
     w->unit = unit;
-    w->self_ns = median(d->self_ns, d->rounds);
-    w->other_ns = median(d->other_ns, d->rounds);
-    if (nb_stats_paired(d->other_ns, d->self_ns, d->rounds, family, CONFIDENCE, &w->r) != 0)
+    w->self_ns = median(pl->self_ns, pl->rounds);
+    w->other_ns = median(pl->other_ns, pl->rounds);
+    if (nb_stats_paired(pl->other_ns, pl->self_ns, pl->rounds, family, CONFIDENCE, &w->r) != 0)
         w->r.estimate = w->r.low = w->r.high = NAN, w->r.significant = 0;
     verdict_judge(w, o->max_regression);
     verdict_print(w);
-    rc = 0;
 done:
-    nb_bench_free(b);
-    bb_free(d);
+    bb_free(pl);
     return rc;
 }
 
+/* The path this very program runs from, for its own serving process. */
+#define SELF_EXE "/proc/self/exe"
+
 int against_run(const against_options *o, const bench_entry *sel, size_t count)
 {
-    peer p;
-    name_list theirs;
+    peer self, other;
+    name_list ours, theirs;
     unsigned char *common = NULL;
     verdict_row *rows = NULL;
     char (*units)[AGAINST_MAX_LINE] = NULL;
-    char what[300];
+    char label[300];
     size_t i, ncommon = 0, nrows = 0;
     const char *t = getenv("BENCH_BITCOIN_AGAINST_TIMEOUT");
+    double timeout_ms = DEFAULT_TIMEOUT_S * 1e3;
     int status = 1, gate;
 
-    memset(&p, 0, sizeof p);
-    memset(&theirs, 0, sizeof theirs);
-    p.path = o->other;
-    p.to = p.from = p.err = -1;
-    p.timeout_ms = DEFAULT_TIMEOUT_S * 1e3;
     if (t && *t) {
         char *end;
-        double s = strtod(t, &end);
-        if (*end || !(s > 0) || !(s < 1e6)) {
+        double sec = strtod(t, &end);
+        if (*end || !(sec > 0) || !(sec < 1e6)) {
             bench_error("BENCH_BITCOIN_AGAINST_TIMEOUT: '%s' is not a number of seconds > 0",
                         t);
             return 1;
         }
-        p.timeout_ms = s * 1e3;
+        timeout_ms = sec * 1e3;
     }
+    snprintf(label, sizeof label, "'%s'", o->other);
+    memset(&self, 0, sizeof self);
+    memset(&other, 0, sizeof other);
+    memset(&ours, 0, sizeof ours);
+    memset(&theirs, 0, sizeof theirs);
+    self.path = "this build's serving process";
+    other.path = label;
+    self.to = self.from = self.err = other.to = other.from = other.err = -1;
+    self.timeout_ms = other.timeout_ms = timeout_ms;
     /* a child that dies must be an error line, not the end of this process */
     signal(SIGPIPE, SIG_IGN);
-    if (peer_spawn(&p, o->other, o->no_pin) != 0)
+    /* the other first: a bad path is the likelier error, and says more */
+    if (peer_spawn(&other, o->other, o->no_pin, 1) != 0)
         return 1;
-    if (handshake(&p, &theirs) != 0 || filter_names(&theirs, o->filter) != 0)
+    if (handshake(&other, &theirs) != 0 || filter_names(&theirs, o->filter) != 0)
+        goto done;
+    if (peer_spawn(&self, SELF_EXE, o->no_pin, 0) != 0 || handshake(&self, &ours) != 0)
         goto done;
     common = bb_malloc_array(count ? count : 1, 1);
     rows = bb_malloc_array(count ? count : 1, sizeof *rows);
@@ -785,7 +810,7 @@ int against_run(const against_options *o, const bench_entry *sel, size_t count)
     note_one_sided(o->other, sel, count, &theirs, common);
     if (ncommon == 0) {
         bench_error("-against: no selected benchmark is in both builds (this build's: %zu, "
-                    "'%s': %zu)", count, o->other, theirs.count);
+                    "%s: %zu)", count, label, theirs.count);
         goto done;
     }
     fprintf(stderr, "Using the '%s' SHA256 implementation\n", sha256_autodetect());
@@ -794,22 +819,23 @@ int against_run(const against_options *o, const bench_entry *sel, size_t count)
         int skipped;
         if (!common[i])
             continue;
-        if (compare_one(&p, o, &sel[i], ncommon, &rows[nrows], units[nrows],
+        if (compare_one(&self, &other, o, &sel[i], ncommon, &rows[nrows], units[nrows],
                         sizeof units[nrows], &skipped) != 0)
             goto done;
         nrows += !skipped;
     }
-    if (peer_quit(&p) != 0)
+    if (peer_quit(&other) != 0 || peer_quit(&self) != 0)
         goto done;
-    snprintf(what, sizeof what, "'%s'", o->other);
-    gate = verdict_finish(rows, nrows, what, "interleaved round by round", o->max_regression);
+    gate = verdict_finish(rows, nrows, label, "interleaved round by round", o->max_regression);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         bench_error("writing the table to stdout failed: %s", strerror(errno));
         goto done;
     }
     status = gate;
 done:
-    peer_kill(&p);
+    peer_kill(&other);
+    peer_kill(&self);
+    names_free(&ours);
     names_free(&theirs);
     bb_free(common);
     bb_free(rows);
@@ -860,16 +886,6 @@ static void hear(against_msg *m)
         exit(0);
 }
 
-/* splitmix64 in [0, 1): to round planted extra iterations without bias. */
-static double serve_uniform(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    z ^= z >> 31;
-    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
-}
-
 static uint64_t serve_next(void *ctx, uint64_t iters, uint64_t ns)
 {
     serve *s = ctx;
@@ -895,11 +911,7 @@ static uint64_t serve_next(void *ctx, uint64_t iters, uint64_t ns)
         kill(getpid(), SIGKILL);
     while (s->fault == 2)
         pause();
-    if (s->plant > 0) {
-        double extra = floor((double)m.number * s->plant + serve_uniform(&s->rng));
-        return m.number + (uint64_t)extra;
-    }
-    return m.number;
+    return with_plant(m.number, s->plant, &s->rng);
 }
 
 int against_serve(const char *version)
@@ -907,7 +919,6 @@ int against_serve(const char *version)
     size_t count, i;
     const bench_entry *all = bench_registry(&count);
     const char *fault = getenv("BENCH_BITCOIN_SERVE_FAULT");
-    const char *plant = getenv("BENCH_BITCOIN_SERVE_PLANT");
     against_msg m;
     char *end;
     long v = strtol(version, &end, 10);
@@ -951,14 +962,7 @@ int against_serve(const char *version)
         s.fault = fault && strcmp(fault, "crash") == 0 ? 1 : fault && strcmp(fault, "hang") == 0;
         if (fault && strcmp(fault, "hang") == 0)
             s.fault = 2;
-        if (plant) {
-            size_t nlen = strcspn(plant, ":");
-            if (strlen(all[i].name) == nlen && memcmp(plant, all[i].name, nlen) == 0
-                && plant[nlen] == ':')
-                s.plant = strtod(plant + nlen + 1, NULL) / 100;
-            if (!(s.plant > 0 && s.plant < 10))
-                s.plant = 0;
-        }
+        s.plant = planted(all[i].name);
         nb_output(nb_performance_counters(nb_name(s.b, all[i].name), 0), NULL);
         nb_drive(s.b, serve_next, &s);
         all[i].fn(s.b);

@@ -35,12 +35,16 @@ int against_run(const against_options *o, const bench_entry *sel, size_t count);
 
 /* The other side: serves the protocol on stdin and stdout until told to quit or stdin ends.
  * version is -serve-protocol's value as given. Returns the exit status.
- * Test hooks, read from the environment (off when unset; never for measuring):
+ * Test hook, read from the environment (off when unset; never for measuring):
  *   BENCH_BITCOIN_SERVE_FAULT=crash|hang   on the first epoch asked for, die of SIGKILL or
- *                                          stop answering
- *   BENCH_BITCOIN_SERVE_PLANT=NAME:PCT     the benchmark NAME runs PCT percent more
- *                                          iterations than asked in every epoch (a planted
- *                                          slowdown, for tools/compare_truth) */
+ *                                          stop answering.
+ * And on both sides of -against:
+ *   BENCH_BITCOIN_AGAINST_PLANT=NAME:PCT   the benchmark NAME runs PCT percent more iterations
+ *                                          than the epoch's count in each of its epochs, timed
+ *                                          as if it ran the count: a planted slowdown of the
+ *                                          same code, for tests and tools/compare_truth (set it
+ *                                          for one side only: a wrapper script that sets or
+ *                                          unsets it around the other build). */
 int against_serve(const char *version);
 
 #endif
