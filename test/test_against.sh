@@ -1,0 +1,205 @@
+#!/bin/sh
+# bench_bitcoin -against, -baseline and -max-regression: the comparison of the binary with
+# itself, a -baseline round trip through -output-json, the gate, and every bad input: one
+# error line on stderr, a non-zero exit, nothing on stdout before the error and no file left
+# half-written. Wrapper scripts stand in for other builds: one that is not bench_bitcoin, an
+# older bench_bitcoin without the protocol, one that crashes or hangs mid-run, one whose list
+# of benchmarks differs. Runs two fast benchmarks with small -min-time.
+set -u
+prog="${top_builddir:-.}/bench_bitcoin"
+case $prog in /*) ;; *) prog="$(pwd)/$prog" ;; esac
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_against.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+checks=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+FAST='-filter=SHA256_32b|SipHash_32b'
+
+# run ARGS...: runs the program; $rc, $tmp/out, $tmp/err.
+run() {
+    "$prog" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    checks=$((checks + 1))
+}
+
+# bad PATTERN ARGS...: fails before measuring: exactly one line on stderr with PATTERN,
+# nothing on stdout.
+bad() {
+    pattern=$1
+    shift
+    run "$@"
+    [ $rc -ne 0 ] || fail "'$*' exited 0"
+    [ $rc -lt 126 ] || fail "'$*' died (exit $rc): $(cat "$tmp/err")"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "'$*': stderr is not one line: $(cat "$tmp/err")"
+    grep -F -q -- "$pattern" "$tmp/err" || fail "'$*': stderr lacks '$pattern': $(cat "$tmp/err")"
+    grep -q '^bench_bitcoin: ' "$tmp/err" || fail "'$*': stderr does not name the program"
+    [ ! -s "$tmp/out" ] || fail "'$*': printed on stdout: $(head -2 "$tmp/out")"
+}
+
+# midrun PATTERN ARGS...: fails after measuring began: a non-zero exit and exactly one error
+# line (the others on stderr are notes), which contains PATTERN.
+midrun() {
+    pattern=$1
+    shift
+    run "$@"
+    [ $rc -ne 0 ] || fail "'$*' exited 0"
+    [ $rc -lt 126 ] || fail "'$*' died (exit $rc): $(cat "$tmp/err")"
+    [ "$(grep -c '^bench_bitcoin: ' "$tmp/err")" -eq 1 ] \
+        || fail "'$*': not one error line: $(cat "$tmp/err")"
+    grep -F -q -- "$pattern" "$tmp/err" || fail "'$*': stderr lacks '$pattern': $(cat "$tmp/err")"
+}
+
+# wrapper NAME BODY: an executable script $tmp/NAME.
+wrapper() {
+    printf '#!/bin/sh\n%s\n' "$2" >"$tmp/$1"
+    chmod +x "$tmp/$1"
+}
+
+# rows FILE: the table rows of a comparison (lines that end in a `name`).
+rows() { grep -c '^|.*| `[^`]*`$' "$1"; }
+
+# ---- -against of the binary with itself -------------------------------------------------
+run -against="$prog" "$FAST" -min-time=20 -max-regression=50
+[ $rc -eq 0 ] || fail "-against itself exited $rc: $(cat "$tmp/err")"
+[ "$(rows "$tmp/out")" -eq 2 ] || fail "-against itself: not 2 rows: $(cat "$tmp/out")"
+for word in 'ns/unit (this)' 'ns/unit (other)' 'this/other' '95% interval' verdict \
+            '`SHA256_32b`' '`SipHash_32b`' ' ns/byte ' ' ns/op ' '2 benchmarks compared with'; do
+    grep -F -q -- "$word" "$tmp/out" || fail "-against itself: output lacks '$word'"
+done
+grep -q 'REGRESSION' "$tmp/out" && fail "-against itself: a regression at 50%"
+grep -q '^bench_bitcoin: ' "$tmp/err" && fail "-against itself: an error: $(cat "$tmp/err")"
+
+# The serving side alone: the handshake, a benchmark run in two epochs, quit.
+printf 'run SipHash_32b\nepoch 10\nepoch 1000\nend\nquit\n' \
+    | "$prog" -serve-protocol=1 -no-pin >"$tmp/serve" 2>"$tmp/err"
+rc=$?
+checks=$((checks + 1))
+[ $rc -eq 0 ] || fail "-serve-protocol=1 exited $rc: $(cat "$tmp/err")"
+[ "$(head -1 "$tmp/serve")" = "bench_bitcoin-against 1" ] || fail "no handshake: $(head -1 "$tmp/serve")"
+grep -q '^name SHA256_32b$' "$tmp/serve" || fail "-serve-protocol: SHA256_32b not listed"
+[ "$(sed -n '/^names-end$/,$p' "$tmp/serve" | sed 's/ [0-9][0-9]*$/ N/' | tr '\n' ' ')" \
+    = "names-end ready 1 op time N time N done " ] \
+    || fail "-serve-protocol: unexpected exchange: $(cat "$tmp/serve")"
+[ ! -s "$tmp/err" ] || fail "-serve-protocol wrote on stderr: $(cat "$tmp/err")"
+bad "this build speaks -against protocol version 1 only" -serve-protocol=2
+
+# A planted slowdown of this build (twice the iterations in each epoch) trips the gate; the
+# other build's side is left clean by a wrapper. A 2x difference in 16 or more paired rounds.
+wrapper clean "exec env -u BENCH_BITCOIN_AGAINST_PLANT '$prog' \"\$@\""
+BENCH_BITCOIN_AGAINST_PLANT=SHA256_32b:100 run -against="$tmp/clean" "$FAST" -min-time=20 \
+    -max-regression=10
+[ $rc -eq 1 ] || fail "planted 2x slowdown: exit $rc, not 1: $(cat "$tmp/err")"
+grep -q 'REGRESSION.*`SHA256_32b`' "$tmp/out" || fail "planted slowdown: no REGRESSION row"
+grep -q 'REGRESSION.*`SipHash_32b`' "$tmp/out" && fail "planted slowdown: SipHash_32b flagged"
+grep -F -q -- '-max-regression=10: 1 benchmark significantly more than 10% slower' "$tmp/err" \
+    || fail "planted slowdown: no gate line: $(cat "$tmp/err")"
+
+# ---- -against: bad other builds ---------------------------------------------------------
+bad "-against: cannot run '$tmp/missing': No such file or directory" -against="$tmp/missing" "$FAST"
+: >"$tmp/plain"
+bad "is not executable" -against="$tmp/plain" "$FAST"
+bad "is a directory" -against="$tmp" "$FAST"
+wrapper true 'exit 0'
+bad "is not a bench_bitcoin serving the -against protocol (version 1): it exited with status 0" \
+    -against="$tmp/true" "$FAST"
+wrapper chatty 'echo "hello, world"; cat >/dev/null'
+bad "does not speak the -against protocol: its first line was 'hello, world'" \
+    -against="$tmp/chatty" "$FAST"
+# an older bench_bitcoin: it refuses the option it does not know, as bench_bitcoin does
+wrapper old "echo \"bench_bitcoin: unknown option '\$1' (see -help)\" >&2; exit 1"
+bad "is a bench_bitcoin without the -against protocol (version 1)" -against="$tmp/old" "$FAST"
+wrapper newer 'echo "bench_bitcoin-against 7"; cat >/dev/null'
+bad "speaks -against protocol version 7, this build version 1" -against="$tmp/newer" "$FAST"
+wrapper silent 'exec sleep 30'
+BENCH_BITCOIN_AGAINST_TIMEOUT=1 bad "did not answer within 1 s" -against="$tmp/silent" "$FAST"
+
+# dies or hangs in the middle of a benchmark
+wrapper crash "BENCH_BITCOIN_SERVE_FAULT=crash exec '$prog' \"\$@\""
+midrun "died while running SHA256_32b: it was killed by signal 9" -against="$tmp/crash" "$FAST"
+wrapper hang "BENCH_BITCOIN_SERVE_FAULT=hang exec '$prog' \"\$@\""
+start=$(date +%s)
+BENCH_BITCOIN_AGAINST_TIMEOUT=1 midrun "did not answer within 1 s while running SHA256_32b" \
+    -against="$tmp/hang" "$FAST"
+[ $(($(date +%s) - start)) -lt 20 ] || fail "the hung child held the run for 20 s or more"
+
+# benchmarks on one side only: named on stderr, the rest compared
+wrapper onesided "'$prog' \"\$@\" | sed -u -e '/^name SipHash_32b\$/d' \
+    -e 's/^names-end\$/name OnlyThere\\nnames-end/'"
+run -against="$tmp/onesided" '-filter=SHA256_32b|SipHash_32b|Only.*' -min-time=10
+[ $rc -eq 0 ] || fail "one-sided: exit $rc: $(cat "$tmp/err")"
+[ "$(rows "$tmp/out")" -eq 1 ] && grep -q '`SHA256_32b`' "$tmp/out" \
+    || fail "one-sided: not the one common row: $(cat "$tmp/out")"
+grep -F -q -- '-against: only in this build, not compared: SipHash_32b' "$tmp/err" \
+    || fail "one-sided: this build's own not named: $(cat "$tmp/err")"
+grep -F -q -- "-against: only in '$tmp/onesided', not compared: OnlyThere" "$tmp/err" \
+    || fail "one-sided: the other's own not named: $(cat "$tmp/err")"
+midrun "no selected benchmark is in both builds" -against="$tmp/onesided" -filter=SipHash_32b
+
+# ---- options ----------------------------------------------------------------------------
+for v in abc -5 5% '' 1e9 nan; do
+    bad "-max-regression: '$v' is not a percentage" -against="$prog" -max-regression="$v"
+done
+bad "-max-regression needs -against=<bench_bitcoin> or -baseline=<file>" -max-regression=5
+bad "-against cannot be combined with -compare" -against="$prog" -compare
+bad "-against cannot be combined with -output-json" -against="$prog" -output-json="$tmp/x.json"
+bad "-baseline cannot be combined with -asymptote" -baseline="$tmp/x.json" -asymptote=1
+bad "-against needs a file name" -against=
+
+# ---- -baseline --------------------------------------------------------------------------
+run "$FAST" -min-time=10 -output-json="$tmp/base.json"
+[ $rc -eq 0 ] || fail "-output-json for the baseline exited $rc: $(cat "$tmp/err")"
+run "$FAST" -min-time=10 -baseline="$tmp/base.json" -output-json="$tmp/next.json" \
+    -max-regression=900
+[ $rc -eq 0 ] || fail "-baseline round trip exited $rc: $(cat "$tmp/err")"
+[ "$(rows "$tmp/out")" -eq 4 ] || fail "-baseline: not 2 plain rows and 2 compared rows"
+grep -F -q "Unpaired" "$tmp/out" && grep -F -q -- "-against=<other bench_bitcoin>" "$tmp/out" \
+    || fail "-baseline does not say it is weaker than -against: $(cat "$tmp/out")"
+grep -F -q "2 benchmarks compared with '$tmp/base.json', unpaired" "$tmp/out" \
+    || fail "-baseline: no summary: $(cat "$tmp/out")"
+[ -s "$tmp/next.json" ] || fail "-baseline with -output-json wrote no file"
+
+# scale FACTOR: base.json with every epoch's time multiplied by FACTOR
+scale() {
+    awk -v f="$1" '$1 == "\"elapsed\":" {
+        v = $2; c = ""; if (v ~ /,$/) { c = ","; sub(/,$/, "", v) }
+        printf "%s\"elapsed\": %.17g%s\n", substr($0, 1, index($0, "\"") - 1), v * f, c; next
+    } { print }' "$tmp/base.json"
+}
+# the gate, on a baseline a thousand times faster (and one a thousand times slower)
+scale 1e-3 >"$tmp/fast.json"
+run "$FAST" -min-time=10 -baseline="$tmp/fast.json" -max-regression=5
+[ $rc -eq 1 ] || fail "-baseline of a 1000x faster file: exit $rc, not 1"
+[ "$(grep -c 'REGRESSION' "$tmp/out")" -eq 2 ] || fail "-baseline fast file: not 2 regressions"
+scale 1e3 >"$tmp/slow.json"
+run "$FAST" -min-time=10 -baseline="$tmp/slow.json" -max-regression=5
+[ $rc -eq 0 ] || fail "-baseline of a 1000x slower file: exit $rc, not 0"
+[ "$(grep -c '% faster' "$tmp/out")" -eq 2 ] || fail "-baseline slow file: not 2 rows faster"
+
+# a benchmark on one side only
+run -filter='SHA256_32b|SHA1' -min-time=10 -baseline="$tmp/base.json"
+[ $rc -eq 0 ] || fail "-baseline with a row missing exited $rc"
+grep -F -q -- "-baseline: only in this run, not compared: SHA1" "$tmp/err" \
+    || fail "-baseline: SHA1 not named: $(cat "$tmp/err")"
+grep -F -q -- "-baseline: only in '$tmp/base.json', not compared: SipHash_32b" "$tmp/err" \
+    || fail "-baseline: SipHash_32b not named: $(cat "$tmp/err")"
+
+# bad files: nothing runs, the output file is not written
+head -c 300 "$tmp/base.json" >"$tmp/truncated.json"
+echo '{"benchmarks": []}' >"$tmp/foreign.json"
+sed 's/"name"/"nom"/' "$tmp/base.json" >"$tmp/noname.json"
+sed 's/"elapsed": [0-9.e+-]*/"elapsed": -1/' "$tmp/base.json" >"$tmp/negative.json"
+: >"$tmp/empty.json"
+bad "-baseline: cannot read '$tmp/none.json': No such file or directory" \
+    -baseline="$tmp/none.json" "$FAST" -output-json="$tmp/out.json"
+bad "is not JSON (line" -baseline="$tmp/truncated.json" "$FAST" -output-json="$tmp/out.json"
+bad "is not a bench_bitcoin -output-json file (no \"results\" list)" \
+    -baseline="$tmp/foreign.json" "$FAST" -output-json="$tmp/out.json"
+bad "has no \"name\" string" -baseline="$tmp/noname.json" "$FAST"
+bad "has no positive \"elapsed\" number" -baseline="$tmp/negative.json" "$FAST"
+bad "is empty, not an -output-json file" -baseline="$tmp/empty.json" "$FAST"
+bad "cannot read '$tmp'" -baseline="$tmp" "$FAST"
+[ ! -e "$tmp/out.json" ] || fail "a failed -baseline left -output-json's file"
+[ -z "$(find "$tmp" -name '*.tmp*' 2>/dev/null)" ] || fail "a temporary file was left behind"
+
+echo "test_against: $checks runs, $failures failed"
+[ $failures -eq 0 ]
