@@ -409,16 +409,6 @@ static int peer_recv(peer *p, against_msg *m, const char *doing, double timeout_
 
 /* ---- the parent: one benchmark ---- */
 
-/* splitmix64 in [0, 1): to round planted extra iterations without bias. */
-static double serve_uniform(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    z ^= z >> 31;
-    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
-}
-
 /* The fraction of extra iterations BENCH_BITCOIN_AGAINST_PLANT=NAME:PCT asks of benchmark
  * name (0: none, the default). */
 static double planted(const char *name)
@@ -436,11 +426,11 @@ static double planted(const char *name)
 }
 
 /* n, plus the planted extra iterations (rounded at random, so that their mean is exact). */
-static uint64_t with_plant(uint64_t n, double plant, uint64_t *rng)
+static uint64_t with_plant(uint64_t n, double plant, nb_rng *rng)
 {
     if (plant <= 0)
         return n;
-    return n + (uint64_t)floor((double)n * plant + serve_uniform(rng));
+    return n + (uint64_t)floor((double)n * plant + nb_rng_uniform01(rng));
 }
 
 
@@ -849,7 +839,7 @@ typedef struct {
     nb_bench *b;
     int fault;                 /* 0 none, 1 crash, 2 hang */
     double plant;              /* extra iterations, as a fraction (0: none) */
-    uint64_t rng;
+    nb_rng rng;
 } serve;
 
 static void say(const against_msg *m)
@@ -963,6 +953,7 @@ int against_serve(const char *version)
         if (fault && strcmp(fault, "hang") == 0)
             s.fault = 2;
         s.plant = planted(all[i].name);
+        nb_rng_seed(&s.rng, 1);
         nb_output(nb_performance_counters(nb_name(s.b, all[i].name), 0), NULL);
         nb_drive(s.b, serve_next, &s);
         all[i].fn(s.b);
