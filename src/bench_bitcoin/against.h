@@ -1,16 +1,18 @@
 /* bench_bitcoin -against=OTHER: every selected benchmark measured in this build and in another
- * bench_bitcoin, interleaved epoch by epoch, and compared pair by pair.
+ * bench_bitcoin, interleaved epoch by epoch, and compared pair by pair (doc/against.md).
  *
- * The other build runs as a child in its serving mode (-serve-protocol=1) and talks the
- * protocol of against_proto.h over pipes (its stdin and stdout; its stderr is read for error
- * messages). Each side runs the benchmark's own function once per comparison, so its setup
- * and teardown run as in a plain run, and the harness's ordinary loop times every epoch; only
- * the epoch sizes come from outside (nb_drive). This side calibrates: it grows its own epochs
- * until one lasts the epoch target, and the iteration count found is then every epoch's, on
- * both sides. A warm-up epoch of the other build follows, then rounds of one epoch per side,
- * this build first in even rounds and the other first in odd ones (A B, B A, A B, ...), so a
- * drift of the machine's speed that is linear over two rounds weighs on both sides alike. A
- * round's two times, per unit, form one pair for nb_stats_paired. */
+ * Both builds run as serving children (-serve-protocol=1; this one through /proc/self/exe)
+ * that talk the protocol of against_proto.h over pipes (their stdin and stdout; their stderr
+ * is read for error messages), started alike (same argv[0], same file name, same CPU, address
+ * randomisation off). The parent only decides and reduces. A serving child runs the
+ * benchmark's own function once per comparison, so its setup and teardown run as in a plain
+ * run and every epoch is an epoch of its nb_run (nb_setup included); only the epoch sizes come
+ * from outside (nb_drive). The parent grows this build's epochs until one lasts the epoch
+ * target, the other build running the same epochs; that count is then every epoch's, on both
+ * sides. Then rounds of one epoch per side, this build first in even rounds and the other
+ * first in odd ones (A B, B A, ...), so that a drift of the machine's speed that is linear
+ * over two rounds weighs on both alike. A round's two times per unit form one pair for
+ * nb_stats_paired. */
 #ifndef BENCH_BITCOIN_AGAINST_H
 #define BENCH_BITCOIN_AGAINST_H
 
