@@ -345,6 +345,15 @@ static uint64_t drive_next(void *ctx, uint64_t iters, uint64_t ns)
     return n;
 }
 
+static int drive_setups;
+
+static void drive_setup(void *arg)
+{
+    fake *f = arg;
+    f->t += 1000000;   /* a slow setup: untimed, so the driver must not see it */
+    drive_setups++;
+}
+
 static void test_drive(void)
 {
     fake f = { 0, 0, 10, 10, 0, 0 };
@@ -364,6 +373,16 @@ static void test_drive(void)
     CHECK(nb_result_count(b) == 1 && nb_result_epoch_count(r) == 0);
     CHECK(nb_get_error(b) == 0);
 
+    /* nb_setup's function runs once before every driven epoch */
+    f.calls = 0;
+    d.calls = 0;
+    drive_setups = 0;
+    nb_run(nb_drive(nb_setup(b, drive_setup, &f), drive_next, &d), fake_op, &f);
+    CHECK(d.calls == 4 && f.calls == 3 + 1 + 50);
+    CHECK(drive_setups == 3);
+    CHECK(d.seen_ns[1] == 30 && d.seen_ns[2] == 10 && d.seen_ns[3] == 500);   /* untimed */
+    CHECK(nb_result_count(b) == 2);
+
     /* a driver that ends at once runs nothing */
     f.calls = 0;
     d.calls = 0;
@@ -377,7 +396,7 @@ static void test_drive(void)
     nb_run(nb_epoch_iterations(b, 4), fake_op, &f);
     CHECK(d.calls == 0);
     CHECK(f.calls == 1000 + 8);
-    CHECK(nb_result_epoch_count(nb_result_at(b, 2)) == 2);
+    CHECK(nb_result_epoch_count(nb_result_at(b, 3)) == 2);
     nb_bench_free(b);
 }
 
