@@ -167,18 +167,21 @@ static int parse_asymptote(const char *value, bench_options *o)
 static int check_combinations(const bench_options *o)
 {
     if (o->against && (o->compare || o->asymptote_count || o->sanity_check || o->baseline
-                       || o->output_csv || o->output_json)) {
-        bench_error("-against cannot be combined with %s (it compares whole builds, "
+                       || o->instructions || o->output_csv || o->output_json)) {
+        bench_error("-against cannot be combined with %s (it compares whole builds' times, "
                     "benchmark by benchmark, and writes only its table)",
                     o->compare ? "-compare" : o->asymptote_count ? "-asymptote"
                     : o->sanity_check ? "-sanity-check" : o->baseline ? "-baseline"
+                    : o->instructions ? "-instructions"
                     : o->output_csv ? "-output-csv" : "-output-json");
         return -1;
     }
-    if (o->baseline && (o->compare || o->asymptote_count || o->sanity_check)) {
+    if (o->baseline && (o->compare || o->asymptote_count || o->sanity_check
+                        || o->instructions)) {
         bench_error("-baseline cannot be combined with %s (it compares each benchmark's "
                     "plain run with the file's)", o->compare ? "-compare"
-                    : o->asymptote_count ? "-asymptote" : "-sanity-check");
+                    : o->asymptote_count ? "-asymptote" : o->sanity_check ? "-sanity-check"
+                    : "-instructions");
         return -1;
     }
     if (o->max_regression >= 0 && !o->against && !o->baseline) {
