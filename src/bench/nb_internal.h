@@ -132,7 +132,6 @@ typedef struct {
     int phase;                 /* probe, then short/long epochs in turn */
     uint64_t n;                /* iterations of a short epoch (a long one: 2n) */
     double short_counts[NB_MEASURE_COUNT];
-    uint64_t short_ns;
     unsigned short_has;
     uint64_t t0;
 } nb_vg_state;

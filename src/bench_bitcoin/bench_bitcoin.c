@@ -610,8 +610,9 @@ int main(int argc, char **argv)
     fprintf(stderr, "Using the '%s' SHA256 implementation\n", sha256_autodetect());
     if (nb_valgrind_counting())
         fprintf(stderr, "Counting instructions under callgrind; the hashes run SHA1 '%s', "
-                "SHA256 '%s', SHA512 '%s' (valgrind's CPU has no SHA-NI or AVX-512)\n",
-                sha1_impl_current(), sha256_impl_current(), sha512_impl_current());
+                "SHA256 '%s', SHA512 '%s', ChaCha20 '%s' (valgrind's CPU has no SHA-NI or "
+                "AVX-512)\n", sha1_impl_current(), sha256_impl_current(),
+                sha512_impl_current(), chacha20_implementation());
     if (!o.no_pin)
         pin_to_one_cpu();
     if (o.compare) {
