@@ -33,12 +33,35 @@ static char *dup_string(const char *s)
 
 static void set_err(char *err, size_t cap, const char *fmt, ...)
 {
+    char raw[512];
+    const unsigned char *p;
+    size_t n = 0;
     va_list ap;
     if (!err || cap == 0)
         return;
     va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    /* One line whatever the file holds: a name's "\n", or the raw byte jansson quotes after
+     * "near", is written as an escape (\n, \xHH), cut whole at the end of err. */
+    for (p = (const unsigned char *)raw; *p; p++) {
+        char one[8];
+        size_t len;
+        if (*p == '\n')
+            strcpy(one, "\\n");
+        else if (*p < 0x20 || *p == 0x7f)
+            snprintf(one, sizeof one, "\\x%02x", *p);
+        else {
+            one[0] = (char)*p;
+            one[1] = '\0';
+        }
+        len = strlen(one);
+        if (n + len >= cap)
+            break;
+        memcpy(err + n, one, len);
+        n += len;
+    }
+    err[n] = '\0';
 }
 
 void baseline_free(baseline *b)
