@@ -82,6 +82,24 @@ static int same(const bench_options *a, const bench_options *b)
            && (!a->match || memcmp(a->match, b->match, total) == 0);
 }
 
+/* The comparison options (-against, -baseline, -max-regression, -serve-protocol) of a parse
+ * that succeeded: the gate only with something to compare, and never a combination the parser
+ * refuses; and the same fields of a second parse. */
+static void check_comparison(const bench_options *o, const bench_options *again)
+{
+    FUZZ_CHECK(o->max_regression == -1
+               || (o->max_regression >= 0 && isfinite(o->max_regression)));
+    FUZZ_CHECK(o->max_regression < 0 || o->against || o->baseline);
+    FUZZ_CHECK(!o->against || !(o->compare || o->asymptote_count || o->sanity_check
+                                || o->baseline || o->instructions || o->output_csv
+                                || o->output_json));
+    FUZZ_CHECK(!o->baseline || !(o->compare || o->asymptote_count || o->sanity_check
+                                 || o->instructions));
+    FUZZ_CHECK(o->against == again->against && o->baseline == again->baseline
+               && o->max_regression == again->max_regression && o->serve == again->serve
+               && o->instructions == again->instructions);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = malloc(size + 1), *argv[MAX_ARGS + 2];
@@ -106,6 +124,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_result(rc, &first);
     FUZZ_CHECK(parse(argc, argv, &again) == rc);
     FUZZ_CHECK(rc != 0 || same(&first, &again));
+    if (rc == 0)
+        check_comparison(&first, &again);
     bench_options_free(&first);
     bench_options_free(&again);
     free(text);
