@@ -10,8 +10,9 @@
  *                that depends on it.
  * Sizes are virtual sizes (mempool_tx's vsize: weight / 4 rounded up, which is
  * the serialised size for a transaction without witness data), as Core's;
- * counts and sums include the entry itself, as in Core. A fee is at most Bitcoin's MAX_MONEY and the pool's
- * fees at most INT64_MAX in all, so every fee sum is exact.
+ * counts and sums include the entry itself, as in Core. A fee is at most
+ * Bitcoin's MAX_MONEY and the pool's fees at most INT64_MAX in all, so every
+ * fee sum is exact.
  *
  * Transactions are found by txid through a hash table keyed with salted
  * SipHash, and spent outpoints map to the entry that spends them (what
@@ -102,9 +103,10 @@ int mempool_add(mempool *pool, const mempool_tx *tx);
  * memory. */
 int mempool_remove(mempool *pool, const unsigned char txid[32], size_t *removed);
 
-/* Called by mempool_trim and mempool_trim_to_usage before each eviction with the txid of the package's
- * root (the entry whose descendant fee rate is lowest); the pool is still
- * intact during the call, which must not change it. */
+/* Called by mempool_trim and mempool_trim_to_usage before each eviction with
+ * the txid of the package's root (the entry whose descendant fee rate is
+ * lowest); the pool is still intact during the call, which must not change
+ * it. */
 typedef void (*mempool_evict_fn)(void *arg, mempool *pool, const unsigned char txid[32]);
 
 /* While the pool's total size exceeds limit, evicts the package with the
