@@ -6,6 +6,19 @@
 static long fail_after = -1; /* < 0: never fail */
 static unsigned long succeeded;
 
+/* One more success. A relaxed atomic load and store, not an atomic increment:
+ * the locked read-modify-write that an increment compiles to on x86 (`lock
+ * add`) took 40% of PrevectorDestructor's time (perf, cpu-clock samples), the
+ * plain load and store are the two ordinary moves. Atomic accesses keep
+ * concurrent calls free of data races; when several threads allocate at once
+ * an increment can be lost, which only makes the test-only count inexact (see
+ * bb_alloc_count). */
+static void count_success(void)
+{
+    __atomic_store_n(&succeeded, __atomic_load_n(&succeeded, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+}
+
 /* One branch on the fast path; the hook is for tests only. */
 static int may_allocate(void)
 {
@@ -24,7 +37,7 @@ void *bb_malloc(size_t n)
         return NULL;
     p = malloc(n ? n : 1);
     if (p)
-        __atomic_fetch_add(&succeeded, 1, __ATOMIC_RELAXED);
+        count_success();
     return p;
 }
 
@@ -35,7 +48,7 @@ void *bb_realloc(void *p, size_t n)
         return NULL;
     q = realloc(p, n ? n : 1);
     if (q)
-        __atomic_fetch_add(&succeeded, 1, __ATOMIC_RELAXED);
+        count_success();
     return q;
 }
 

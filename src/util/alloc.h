@@ -35,7 +35,11 @@ void bb_alloc_fail_after(long n);
 
 /* Number of allocations (bb_malloc/bb_realloc/bb_malloc_array calls)
  * that have succeeded since the process started; lets tests check that a
- * steady-state loop allocates nothing. */
+ * steady-state loop allocates nothing. Exact while one thread allocates at a
+ * time; allocations made concurrently by several threads may be counted
+ * short (the count is kept with relaxed atomic loads and stores, not a locked
+ * increment, which would cost every allocation far more than the count is
+ * worth). */
 unsigned long bb_alloc_count(void);
 
 #ifdef __cplusplus
