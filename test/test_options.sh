@@ -674,24 +674,36 @@ good -list -compare -filter='SHA1|RIPEMD160|SipHash_32b'
 [ "$(sed 's/ \[.*//' "$tmp/out" | uniq)" = "SHA1" ] ||
     fail "-compare did not skip RIPEMD160/SipHash_32b: $(cat "$tmp/out")"
 
-# A run: one table per benchmark, titled with its name, with the relative column; [auto] is
-# the reference (100.0%); the rows are those -list -compare names, in that order.
+# A run: one paired comparison per benchmark, titled with its name, with the relative and
+# interval columns; [auto] is the baseline (100.00%, no interval); every other row has a ratio
+# and an interval around it; a verdict line under each table; the rows are those -list
+# -compare names, in that order, in the table and in the CSV.
 good -list -compare -filter='SHA256_32b|SHA1'
 cp "$tmp/out" "$tmp/rows"
 good -compare -filter='SHA256_32b|SHA1' -min-time=1 -output-csv="$tmp/d/c.csv"
 grep '^|' "$tmp/out" >"$tmp/table"
-[ "$(grep -c '^| *relative *| *ns/byte *| *byte/s *| *err% *|' "$tmp/table")" -eq 2 ] ||
-    fail "-compare: not 2 headers with a relative column: $(cat "$tmp/table")"
+[ "$(grep -c '^| *relative *| *95% interval *| *ns/byte *| *byte/s *| *err% *|' \
+    "$tmp/table")" -eq 2 ] ||
+    fail "-compare: not 2 headers with relative and interval columns: $(cat "$tmp/table")"
 grep -q '| SHA1$' "$tmp/table" && grep -q '| SHA256_32b$' "$tmp/table" ||
     fail "-compare: tables not titled by benchmark: $(cat "$tmp/table")"
 [ "$(sed -n 's/^| *[0-9][^`]*`\([^`]*\)`.*/\1/p' "$tmp/table")" = "$(cat "$tmp/rows")" ] ||
     fail "-compare rows differ from -list -compare: $(cat "$tmp/table")"
-[ "$(grep -c '^| *100\.0% |[^`]*`[A-Za-z0-9_]* \[auto\]`' "$tmp/table")" -eq 2 ] ||
-    fail "-compare: [auto] rows are not the 100% reference: $(cat "$tmp/table")"
-grep '^| *[0-9]' "$tmp/table" | grep -v -q '^| *[0-9][0-9.]*% *| *[0-9]' &&
-    fail "-compare: a row without a relative figure: $(cat "$tmp/table")"
+[ "$(grep -c '^| *100\.00% | *- |[^`]*`[A-Za-z0-9_]* \[auto\]` (baseline)$' "$tmp/table")" \
+    -eq 2 ] || fail "-compare: [auto] rows are not the baseline: $(cat "$tmp/table")"
+grep '^| *[0-9]' "$tmp/table" | grep -v '\[auto\]' |
+    grep -v -q '^| *[0-9][0-9.,]*% *| *\[[0-9][0-9.,]*%, [0-9][0-9.,]*%\] *| *[0-9]' &&
+    fail "-compare: a row without a ratio and an interval: $(cat "$tmp/table")"
+verdict='^(`SHA[0-9A-Za-z_]* \[[a-z0-9]*\]` .* is fastest'
+verdict="$verdict|No alternative is significantly faster than \`SHA[0-9A-Za-z_]* \\[auto\\]\`)"
+verdict="$verdict.*paired rounds of [0-9,]* iterations?\\)\$"
+[ "$(grep -c -E "$verdict" "$tmp/out")" -eq 2 ] ||
+    fail "-compare: not one verdict per table: $(cat "$tmp/out")"
 [ "$(tail -n +2 "$tmp/d/c.csv" | cut -d, -f1)" = "$(cat "$tmp/rows")" ] ||
     fail "-compare CSV names: $(cat "$tmp/d/c.csv")"
+# every row ran the same iterations in every epoch, as many epochs as the others
+[ "$(tail -n +2 "$tmp/d/c.csv" | grep '^SHA1 ' | cut -d, -f2-3 | sort -u | wc -l)" -eq 1 ] ||
+    fail "-compare: SHA1 rows ran different epochs: $(cat "$tmp/d/c.csv")"
 rm -f "$tmp/d/c.csv"
 
 echo "$checks runs, $failures failure(s)"

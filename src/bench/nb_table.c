@@ -480,8 +480,9 @@ int nb_table_comparison(FILE *out, const nb_comparison *c)
         }
     }
     nb_format_number(num, sizeof(num), 1, 0, (double)nb_comparison_iterations(c));
-    fprintf(out, ", family-wise over %zu comparison%s; %zu paired rounds of %s iterations)\n",
-            n - 1, n == 2 ? "" : "s", nb_comparison_rounds(c), num);
+    fprintf(out, ", family-wise over %zu comparison%s; %zu paired rounds of %s iteration%s)\n",
+            n - 1, n == 2 ? "" : "s", nb_comparison_rounds(c), num,
+            nb_comparison_iterations(c) == 1 ? "" : "s");
     nb_table_forget(out); /* the next nb_run row starts its own table */
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

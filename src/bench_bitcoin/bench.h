@@ -14,6 +14,7 @@
 #define BENCH_BITCOIN_BENCH_H
 
 #include "bench/nanobench.h"
+#include "bench_bitcoin/bench_op.h"
 
 #define BENCH_BITCOIN_LIST(BENCHMARK) \
     BENCHMARK(CHACHA20_1MB) \
@@ -62,13 +63,19 @@ typedef enum {
     BENCH_HASH_CHACHA20   /* not a hash, pinned the same way (crypto/chacha20.h) */
 } bench_hash_family;
 
-/* A registered benchmark that -compare runs once per implementation of its hash family, and
- * once through OpenSSL. */
+/* A registered benchmark that -compare measures once per implementation of its family and
+ * once through OpenSSL, all in one nb_compare (paired and interleaved; the [auto] row is the
+ * baseline). ours measures exactly what the benchmark does, on whichever implementation is
+ * pinned while it runs. */
 typedef struct {
     const char *name;                  /* the registered benchmark's name */
     bench_hash_family family;          /* what the implementation rows pin */
-    void (*openssl)(nb_bench *bench);  /* the same work done by OpenSSL; NULL without it */
+    bench_op_provider ours;            /* the benchmark's op on this project's code */
+    bench_op_provider openssl;         /* the same work done by OpenSSL; NULL without it */
 } bench_compare_entry;
+
+/* CHACHA20_1MB's op for -compare (chacha.c). */
+int bench_provide_chacha20_1mb(bench_op *op);
 
 /* The benchmarks -compare knows, in byte-wise name order; *count receives how many. */
 const bench_compare_entry *bench_compare_registry(size_t *count);

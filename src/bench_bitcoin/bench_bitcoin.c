@@ -79,9 +79,12 @@ static void print_help(FILE *out)
         "                        rows 'SHA256 [auto]' (what autodetect picks), one per\n"
         "                        implementation ('SHA256 [standard]', 'SHA256 [shani]', ...)\n"
         "                        and 'SHA256 [openssl]' (SHA256_Init/Update/Final; absent when\n"
-        "                        built without OpenSSL), one table per benchmark whose\n"
-        "                        relative column is [auto]'s time over the row's: 50% is half\n"
-        "                        the speed of [auto]. With -list, prints the row names\n"
+        "                        built without OpenSSL), measured paired and interleaved in\n"
+        "                        time (nb_compare), one table per benchmark whose relative\n"
+        "                        column is [auto]'s time over the row's (50% is half the\n"
+        "                        speed of [auto]) with its 95% interval, family-wise over the\n"
+        "                        table, and a verdict line (doc/compare.md). With -list,\n"
+        "                        prints the row names\n"
         "  -no-pin               let the scheduler move the process between CPUs (by default\n"
         "                        it stays on one CPU, the highest-numbered it may use, while\n"
         "                        measuring: moves cost cold caches and were the largest\n"
@@ -316,13 +319,13 @@ typedef struct {
     const char *group;             /* the benchmark's name: its table's title */
     const hash_family *family;
     const char *impl;              /* "auto", an implementation, or NULL for OpenSSL */
-    void (*fn)(nb_bench *bench);
+    bench_op_provider provide;
 } compare_row;
 
 /* The -compare rows for the selected benchmarks, in order: per benchmark [auto] first (the
- * relative column's reference), then each implementation in the family's list order, then
- * [openssl]. Benchmarks -compare does not know are skipped. 0 and *rows (bb_free it),
- * or -1 after one error line (also when no selected benchmark is known). */
+ * baseline), then each implementation in the family's list order, then [openssl].
+ * Benchmarks -compare does not know are skipped. 0 and *rows (bb_free it), or -1 after one
+ * error line (also when no selected benchmark is known). */
 static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows, size_t *nrows)
 {
     size_t known, i, j, k, n = 0;
@@ -352,7 +355,7 @@ static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows
             r[n].group = sel[i].name;
             r[n].family = fam;
             r[n].impl = impl;
-            r[n].fn = impl ? sel[i].fn : cmp[j].openssl;
+            r[n].provide = impl ? cmp[j].ours : cmp[j].openssl;
             snprintf(r[n].name, sizeof r[n].name, "%s [%s]", sel[i].name,
                      impl ? impl : "openssl");
             n++;
@@ -369,36 +372,104 @@ static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows
     return 0;
 }
 
-/* Runs the -compare rows into b, one table per benchmark, and puts every family back on its
- * autodetected implementation; 0, or -1 after one error line. */
-static int run_compare(nb_bench *b, const nb_bench *defaults, const bench_options *o,
-                       const compare_row *rows, size_t n)
+/* One alternative of a -compare table: its row and its op's state. */
+typedef struct {
+    const compare_row *row;
+    bench_op op;
+    int ready;                     /* op was provided (and is to be released) */
+} compare_alt;
+
+/* nb_compare's op: pins the row's implementation, then runs the benchmark's op iters times.
+ * The pin is inside the timed epoch, once per epoch (a lock and a name lookup, well under a
+ * microsecond against epochs of a millisecond or more, and the same for every row). */
+static void compare_alt_run(void *arg, uint64_t iters)
 {
-    size_t i, f;
-    int rc = 0;
-    for (i = 0; i < n && rc == 0; i++) {
-        configure(b, defaults, o, rows[i].name);
-        nb_title(b, rows[i].group);
-        nb_relative(b, 1);
+    compare_alt *a = arg;
+    if (a->row->impl)
+        a->row->family->force(a->row->impl);
+    a->op.op_n(a->op.arg, iters);
+}
+
+/* Compares rows[0..n) (one benchmark's) in one nb_compare into b; 0, or -1 after one error
+ * line. */
+static int compare_group(nb_bench *b, const nb_bench *defaults, const bench_options *o,
+                         const compare_row *rows, size_t n)
+{
+    compare_alt alt[MAX_IMPLS + 2];
+    nb_alternative alts[MAX_IMPLS + 2];
+    nb_comparison *c = NULL;
+    size_t i, before = nb_result_count(b);
+    int rc = -1;
+    memset(alt, 0, sizeof alt);
+    for (i = 0; i < n; i++) {
+        alt[i].row = &rows[i];
         if (rows[i].impl && rows[i].family->force(rows[i].impl) != 0) {
             bench_error("-compare: cannot switch %s to '%s'", rows[i].family->label,
                        rows[i].impl);
-            rc = -1;
-        } else {
-            rc = run_one(b, rows[i].name, rows[i].fn);
+            goto done;
         }
-        rows[i].family->force("auto");
+        if (rows[i].provide(&alt[i].op) != 0) {
+            bench_error("%s: out of memory", rows[i].name);
+            goto done;
+        }
+        alt[i].ready = 1;
+        alts[i].name = rows[i].name;
+        alts[i].op = NULL;
+        alts[i].arg = &alt[i];
+        alts[i].op_n = compare_alt_run;
     }
-    for (f = 0; f < sizeof families / sizeof families[0]; f++)
-        families[f].force("auto");
+    configure(b, defaults, o, rows[0].group);
+    nb_title(b, rows[0].group);
+    nb_unit(nb_batch(b, alt[0].op.batch), alt[0].op.unit);
+    errno = 0;
+    c = nb_compare(b, alts, n);
+    if (!c || nb_get_error(b) != 0) {
+        int e = errno;
+        if (c && ferror(stdout))
+            bench_error("%s: writing the table to stdout failed: %s", rows[0].group,
+                        e ? strerror(e) : "write error");
+        else
+            bench_error("%s: the harness ran out of memory", rows[0].group);
+        goto done;
+    }
+    if (nb_result_count(b) != before + n) {
+        bench_error("%s: -compare made %zu results for %zu rows", rows[0].group,
+                   nb_result_count(b) - before, n);
+        goto done;
+    }
+    rc = 0;
+done:
+    nb_comparison_free(c);
+    for (i = 0; i < n; i++)
+        if (alt[i].ready && alt[i].op.release)
+            alt[i].op.release(alt[i].op.arg);
+    return rc;
+}
+
+/* Runs the -compare rows into b, one nb_compare and table per benchmark, and puts every
+ * family back on its autodetected implementation; 0, or -1 after one error line. */
+static int run_compare(nb_bench *b, const nb_bench *defaults, const bench_options *o,
+                       const compare_row *rows, size_t n)
+{
+    size_t i = 0, j, f;
+    int rc = 0;
+    while (i < n && rc == 0) {
+        for (j = i + 1; j < n && rows[j].group == rows[i].group; j++)
+            ;
+        rc = compare_group(b, defaults, o, rows + i, j - i);
+        for (f = 0; f < sizeof families / sizeof families[0]; f++)
+            families[f].force("auto");
+        i = j;
+    }
     return rc;
 }
 
 static void compare_notes(void)
 {
     fprintf(stderr, "-compare: [auto] is SHA1 '%s', SHA256 '%s', SHA512 '%s', ChaCha20 '%s'; "
-            "relative is [auto]'s time over the row's\n", sha1_impl_current(),
-            sha256_impl_current(), sha512_impl_current(), chacha20_implementation());
+            "relative is [auto]'s time over the row's, measured paired and interleaved\n",
+            sha1_impl_current(), sha256_impl_current(), sha512_impl_current(),
+            chacha20_implementation());
 #ifndef HAVE_OPENSSL
     /* a note, like the line above, not an error: the run goes on */
     fputs("-compare: built without OpenSSL, so there are no [openssl] rows\n", stderr);

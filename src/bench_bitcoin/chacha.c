@@ -104,6 +104,52 @@ void CHACHA20_1MB(nb_bench *bench)
     chacha20_buffers_free(&b);
 }
 
+/* ---- -compare: the same op (and OpenSSL's) as bench_op providers (bench_op.h) ---- */
+
+BENCH_OP_LOOP(chacha20_1mb_loop, chacha20_1mb_op)
+
+static void chacha20_release(void *arg)
+{
+    chacha20_buffers *b = arg;
+#ifdef HAVE_OPENSSL
+    EVP_CIPHER_CTX_free(b->ossl);
+#endif
+    chacha20_buffers_free(b);
+    bb_free(b);
+}
+
+/* Buffers as CHACHA20_1MB sets them up, and the key, IV and position; 0 or -1. */
+static int chacha20_provide(bench_op *op, void (*op_n)(void *, uint64_t))
+{
+    static const unsigned char key[32];
+    chacha20_buffers *b = bb_malloc(sizeof *b);
+    if (!b)
+        return -1;
+    memset(b, 0, sizeof *b);
+    b->in = bb_malloc(CHACHA20_BUFFER_SIZE);
+    b->out = bb_malloc(CHACHA20_BUFFER_SIZE);
+    if (!b->in || !b->out) {
+        chacha20_release(b);
+        return -1;
+    }
+    memset(b->in, 0, CHACHA20_BUFFER_SIZE);
+    memset(b->out, 0, CHACHA20_BUFFER_SIZE);
+    chacha20_set_key(&b->ctx, key);
+    chacha20_set_iv(&b->ctx, 0);
+    chacha20_seek(&b->ctx, 0);
+    op->op_n = op_n;
+    op->arg = b;
+    op->batch = CHACHA20_BUFFER_SIZE;
+    op->unit = "byte";
+    op->release = chacha20_release;
+    return 0;
+}
+
+int bench_provide_chacha20_1mb(bench_op *op)
+{
+    return chacha20_provide(op, chacha20_1mb_loop);
+}
+
 #ifdef HAVE_OPENSSL
 static void openssl_chacha20_1mb_op(void *arg)
 {
@@ -112,21 +158,22 @@ static void openssl_chacha20_1mb_op(void *arg)
     EVP_EncryptUpdate(b->ossl, b->out, &outl, b->in, CHACHA20_BUFFER_SIZE);
 }
 
+BENCH_OP_LOOP(openssl_chacha20_1mb_loop, openssl_chacha20_1mb_op)
+
 /* The same through EVP_chacha20: its 16-byte IV all zero is our block 0 and IV 0
  * (doc/crypto.md), one context going on from iteration to iteration. */
-void bench_openssl_chacha20_1mb(nb_bench *bench)
+int bench_openssl_chacha20_1mb(bench_op *op)
 {
     static const unsigned char key[32], iv[16];
-    chacha20_buffers b;
-    chacha20_buffers_new(&b, "CHACHA20_1MB [openssl]");
-    b.ossl = EVP_CIPHER_CTX_new();
-    if (b.ossl == NULL || EVP_EncryptInit_ex(b.ossl, EVP_chacha20(), NULL, key, iv) != 1) {
-        EVP_CIPHER_CTX_free(b.ossl);
-        chacha20_buffers_free(&b);
-        bench_out_of_memory("CHACHA20_1MB [openssl]");
+    chacha20_buffers *b;
+    if (chacha20_provide(op, openssl_chacha20_1mb_loop) != 0)
+        return -1;
+    b = op->arg;
+    b->ossl = EVP_CIPHER_CTX_new();
+    if (b->ossl == NULL || EVP_EncryptInit_ex(b->ossl, EVP_chacha20(), NULL, key, iv) != 1) {
+        chacha20_release(b);
+        return -1;
     }
-    nb_run(nb_unit(nb_batch(bench, CHACHA20_BUFFER_SIZE), "byte"), openssl_chacha20_1mb_op, &b);
-    EVP_CIPHER_CTX_free(b.ossl);
-    chacha20_buffers_free(&b);
+    return 0;
 }
 #endif

@@ -7,7 +7,8 @@
  * the compiler cannot prove dead.
  *
  * bench_compare_registry, at the end, lists the ones -compare runs per implementation, with
- * their OpenSSL counterparts (crypto_openssl.c). */
+ * their OpenSSL counterparts (crypto_openssl.c): for each, a provider that sets up the same
+ * state and hands over the same op, in a loop of n iterations (BENCH_OP_LOOP). */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -158,6 +159,81 @@ void SipHash_32b(nb_bench *bench)
     nb_run(bench, siphash_32b_op, &s);
 }
 
+/* ---- -compare: the same ops, for nb_compare ---- */
+
+static void free_big_hash(void *arg)
+{
+    big_hash *h = arg;
+    bb_free(h->in);
+    bb_free(h);
+}
+
+/* A big_hash with its zero input, as run_big_hash sets it up; 0 or -1. */
+static int provide_big(bench_op *op, void (*op_n)(void *, uint64_t))
+{
+    big_hash *h = bb_malloc(sizeof *h);
+    if (!h || !(h->in = bb_malloc(BUFFER_SIZE))) {
+        bb_free(h);
+        return -1;
+    }
+    memset(h->in, 0, BUFFER_SIZE);
+    op->op_n = op_n;
+    op->arg = h;
+    op->batch = BUFFER_SIZE;
+    op->unit = "byte";
+    op->release = free_big_hash;
+    return 0;
+}
+
+BENCH_OP_LOOP(sha1_loop, sha1_op)
+BENCH_OP_LOOP(sha256_loop, sha256_op)
+BENCH_OP_LOOP(sha512_loop, sha512_op)
+BENCH_OP_LOOP(sha256_32b_loop, sha256_32b_op)
+BENCH_OP_LOOP(sha256_d64_loop, sha256_d64_op)
+
+static int provide_sha1(bench_op *op)
+{
+    return provide_big(op, sha1_loop);
+}
+
+static int provide_sha256(bench_op *op)
+{
+    return provide_big(op, sha256_loop);
+}
+
+static int provide_sha512(bench_op *op)
+{
+    return provide_big(op, sha512_loop);
+}
+
+static int provide_sha256_32b(bench_op *op)
+{
+    unsigned char *buf = bb_malloc(32);
+    if (!buf)
+        return -1;
+    memset(buf, 0, 32);
+    op->op_n = sha256_32b_loop;
+    op->arg = buf;
+    op->batch = 32;
+    op->unit = "byte";
+    op->release = bb_free;
+    return 0;
+}
+
+static int provide_sha256_d64(bench_op *op)
+{
+    unsigned char *buf = bb_malloc(64 * D64_BLOCKS);
+    if (!buf)
+        return -1;
+    memset(buf, 0, 64 * D64_BLOCKS);
+    op->op_n = sha256_d64_loop;
+    op->arg = buf;
+    op->batch = 64 * D64_BLOCKS;
+    op->unit = "byte";
+    op->release = bb_free;
+    return 0;
+}
+
 #ifdef HAVE_OPENSSL
 #define OPENSSL_FN(fn) fn
 #else
@@ -165,12 +241,14 @@ void SipHash_32b(nb_bench *bench)
 #endif
 
 static const bench_compare_entry compare_registry[] = {
-    {"CHACHA20_1MB", BENCH_HASH_CHACHA20, OPENSSL_FN(bench_openssl_chacha20_1mb)},
-    {"SHA1", BENCH_HASH_SHA1, OPENSSL_FN(bench_openssl_sha1)},
-    {"SHA256", BENCH_HASH_SHA256, OPENSSL_FN(bench_openssl_sha256)},
-    {"SHA256D64_1024", BENCH_HASH_SHA256, OPENSSL_FN(bench_openssl_sha256d64_1024)},
-    {"SHA256_32b", BENCH_HASH_SHA256, OPENSSL_FN(bench_openssl_sha256_32b)},
-    {"SHA512", BENCH_HASH_SHA512, OPENSSL_FN(bench_openssl_sha512)},
+    {"CHACHA20_1MB", BENCH_HASH_CHACHA20, bench_provide_chacha20_1mb,
+     OPENSSL_FN(bench_openssl_chacha20_1mb)},
+    {"SHA1", BENCH_HASH_SHA1, provide_sha1, OPENSSL_FN(bench_openssl_sha1)},
+    {"SHA256", BENCH_HASH_SHA256, provide_sha256, OPENSSL_FN(bench_openssl_sha256)},
+    {"SHA256D64_1024", BENCH_HASH_SHA256, provide_sha256_d64,
+     OPENSSL_FN(bench_openssl_sha256d64_1024)},
+    {"SHA256_32b", BENCH_HASH_SHA256, provide_sha256_32b, OPENSSL_FN(bench_openssl_sha256_32b)},
+    {"SHA512", BENCH_HASH_SHA512, provide_sha512, OPENSSL_FN(bench_openssl_sha512)},
 };
 
 const bench_compare_entry *bench_compare_registry(size_t *count)

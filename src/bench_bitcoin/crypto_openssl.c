@@ -1,6 +1,7 @@
 /* OpenSSL doing the hash benchmarks' work (crypto_openssl.h), for -compare.
  *
- * Buffers are static (zeroed before each run) so that nothing here allocates. libcrypto calls
+ * Buffers are static (zeroed by each provider: one comparison uses one provider of a kind at
+ * a time) so that nothing here allocates. libcrypto calls
  * its own SHA256() and friends directly (it has no dynamic relocations for them), so our
  * benchmark functions of the same names cannot interpose on it. */
 #ifdef HAVE_CONFIG_H
@@ -52,25 +53,35 @@ static void sha512_op(void *arg)
     SHA512_Final(big_out, &ctx);
 }
 
-static void run_big(nb_bench *bench, void (*op)(void *))
+BENCH_OP_LOOP(sha1_loop, sha1_op)
+BENCH_OP_LOOP(sha256_loop, sha256_op)
+BENCH_OP_LOOP(sha512_loop, sha512_op)
+
+static int provide(bench_op *op, void (*op_n)(void *, uint64_t), unsigned char *buf,
+                   size_t size)
 {
-    memset(big_in, 0, sizeof big_in);
-    nb_run(nb_unit(nb_batch(bench, BUFFER_SIZE), "byte"), op, big_out);
+    memset(buf, 0, size);
+    op->op_n = op_n;
+    op->arg = buf;
+    op->batch = (double)size;
+    op->unit = "byte";
+    op->release = NULL;
+    return 0;
 }
 
-void bench_openssl_sha1(nb_bench *bench)
+int bench_openssl_sha1(bench_op *op)
 {
-    run_big(bench, sha1_op);
+    return provide(op, sha1_loop, big_in, sizeof big_in);
 }
 
-void bench_openssl_sha256(nb_bench *bench)
+int bench_openssl_sha256(bench_op *op)
 {
-    run_big(bench, sha256_op);
+    return provide(op, sha256_loop, big_in, sizeof big_in);
 }
 
-void bench_openssl_sha512(nb_bench *bench)
+int bench_openssl_sha512(bench_op *op)
 {
-    run_big(bench, sha512_op);
+    return provide(op, sha512_loop, big_in, sizeof big_in);
 }
 
 /* Each hash overwrites its own input, as in SHA256_32b. */
@@ -83,11 +94,13 @@ static void sha256_32b_op(void *arg)
     SHA256_Final(buf, &ctx);
 }
 
-void bench_openssl_sha256_32b(nb_bench *bench)
+static unsigned char chain_buf[32];
+
+BENCH_OP_LOOP(sha256_32b_loop, sha256_32b_op)
+
+int bench_openssl_sha256_32b(bench_op *op)
 {
-    unsigned char buf[32];
-    memset(buf, 0, sizeof buf);
-    nb_run(nb_unit(nb_batch(bench, sizeof buf), "byte"), sha256_32b_op, buf);
+    return provide(op, sha256_32b_loop, chain_buf, sizeof chain_buf);
 }
 
 /* OpenSSL has no multi-input double SHA-256: each 64-byte input is hashed twice, one input at
@@ -109,10 +122,11 @@ static void sha256_d64_op(void *arg)
     }
 }
 
-void bench_openssl_sha256d64_1024(nb_bench *bench)
+BENCH_OP_LOOP(sha256_d64_loop, sha256_d64_op)
+
+int bench_openssl_sha256d64_1024(bench_op *op)
 {
-    memset(d64_buf, 0, sizeof d64_buf);
-    nb_run(nb_unit(nb_batch(bench, sizeof d64_buf), "byte"), sha256_d64_op, d64_buf);
+    return provide(op, sha256_d64_loop, d64_buf, sizeof d64_buf);
 }
 
 #else
