@@ -280,6 +280,8 @@ typedef struct {
     size_t id;
     uint64_t cost;          /* ns per call */
     nb_bench *bench;        /* when set, the op tries a nested nb_compare */
+    uint64_t burst;         /* extra ns per call in every other epoch of this alternative */
+    size_t epochs;          /* epochs begun (counted after a setup) */
 } fake_alt;
 
 static uint64_t world_now(void *ctx)
@@ -291,14 +293,17 @@ static void world_op(void *arg)
 {
     fake_alt *a = arg;
     fake_world *w = a->w;
-    if (w->fresh && w->logged < sizeof(w->log) / sizeof(w->log[0]))
-        w->log[w->logged++] = a->id;
+    if (w->fresh) {
+        if (w->logged < sizeof(w->log) / sizeof(w->log[0]))
+            w->log[w->logged++] = a->id;
+        a->epochs++;
+    }
     w->fresh = 0;
     if (w->drift > 0) {
         w->tf += (double)a->cost * (1 + w->tf / w->drift);
         w->t = (uint64_t)w->tf;
     } else {
-        w->t += a->cost;
+        w->t += a->cost + (a->epochs % 2 ? a->burst : 0);
     }
 }
 
@@ -351,6 +356,8 @@ static void test_compare_fake(void)
         fa[i].id = i;
         fa[i].cost = i == 1 ? 100 : 102;
         fa[i].bench = NULL;
+        fa[i].burst = 0;
+        fa[i].epochs = 0;
         alts[i].name = i == 0 ? "base" : i == 1 ? "fast" : "twin";
         alts[i].op = world_op;
         alts[i].arg = &fa[i];
@@ -376,8 +383,8 @@ static void test_compare_fake(void)
         const nb_result *res = nb_comparison_result(c, i);
         CHECK(res == nb_result_at(b, i + 1));
         CHECK(strcmp(nb_result_name(res), alts[i].name) == 0);
-        CHECK(nb_result_epoch_count(res) == 12);
-        for (r = 0; r < 12; ++r) {
+        CHECK(nb_result_epoch_count(res) == 12 * NB_COMPARE_EPOCHS_PER_ROUND);
+        for (r = 0; r < 12 * NB_COMPARE_EPOCHS_PER_ROUND; ++r) {
             CHECK(nb_result_epoch(res, NB_ITERATIONS, r) == (double)iters);
             /* seconds per iteration exactly the op's cost: setup untimed */
             CHECK(fabs(nb_result_epoch(res, NB_ELAPSED, r) * 1e9 - (double)fa[i].cost) < 1e-6);
@@ -396,16 +403,72 @@ static void test_compare_fake(void)
     /* setup: once before every epoch of the comparison, never twice in a row,
      * and not carried over to the next run */
     CHECK(w.setups == w.logged && w.double_setups == 0);
-    CHECK(w.logged >= 36);
-    first = w.logged - 36;
+    /* the measured epochs, last in the log: round r runs rows r, r+1, r+2, r+3 (mod 6) */
+    CHECK(w.logged >= 36 * NB_COMPARE_EPOCHS_PER_ROUND);
+    first = w.logged - 36 * NB_COMPARE_EPOCHS_PER_ROUND;
     for (r = 0; r < 12; ++r) {
-        nb_compare_order(3, r % 6, order);
+        size_t j;
+        for (j = 0; j < NB_COMPARE_EPOCHS_PER_ROUND; ++j) {
+            size_t at = first + 3 * (NB_COMPARE_EPOCHS_PER_ROUND * r + j);
+            nb_compare_order(3, (r + j) % 6, order);
+            for (i = 0; i < 3; ++i)
+                CHECKF(w.log[at + i] == order[i], "round %zu row %zu position %zu", r, j, i);
+        }
         for (i = 0; i < 3; ++i)
-            CHECKF(w.log[first + 3 * r + i] == order[i], "round %zu position %zu", r, i);
+            CHECK(fabs(nb_comparison_time(c, i, r) * 1e9 - (double)fa[i].cost) < 1e-6);
     }
+    CHECK(isnan(nb_comparison_time(c, 3, 0)) && isnan(nb_comparison_time(c, 0, 12)));
     w.setups = 0;
     nb_run(nb_name(b, "later"), world_op, &fa[0]);
     CHECK(w.setups == 0 && nb_result_count(b) == 5);
+    nb_comparison_free(c);
+    nb_bench_free(b);
+}
+
+/* Every other epoch of every alternative slowed by half again (a burst of
+ * the host's noise): each round's value is its fastest epoch, so the
+ * rounds, the ratio and the table's time are the clean ones, exactly. */
+static void test_compare_bursts(void)
+{
+    static fake_world w;
+    fake_alt fa[2];
+    nb_alternative alts[2];
+    nb_comparison *c;
+    nb_bench *b;
+    double lo, hi, med, err;
+    size_t i, r, slow = 0;
+    memset(&w, 0, sizeof(w));
+    for (i = 0; i < 2; ++i) {
+        fa[i].w = &w;
+        fa[i].id = i;
+        fa[i].cost = i ? 200 : 210;
+        fa[i].bench = NULL;
+        fa[i].burst = 100;
+        fa[i].epochs = 0;
+        alts[i].name = i ? "B" : "A";
+        alts[i].op = world_op;
+        alts[i].arg = &fa[i];
+        alts[i].op_n = NULL;
+    }
+    b = world_bench(&w);
+    if (!CHECK(b != NULL))
+        return;
+    /* setup marks each epoch's start for the op (it counts epochs) */
+    c = nb_compare(nb_setup(b, world_setup, &w), alts, 2);
+    if (CHECK(c != NULL)) {
+        const nb_result *ra = nb_comparison_result(c, 0);
+        for (r = 0; r < nb_result_epoch_count(ra); ++r)
+            slow += nb_result_epoch(ra, NB_ELAPSED, r) * 1e9 > 300;
+        CHECKF(slow == nb_result_epoch_count(ra) / 2, "%zu slow epochs", slow);
+        for (r = 0; r < nb_comparison_rounds(c); ++r) {
+            CHECK(fabs(nb_comparison_time(c, 0, r) * 1e9 - 210) < 1e-6);
+            CHECK(fabs(nb_comparison_time(c, 1, r) * 1e9 - 200) < 1e-6);
+        }
+        CHECK(near(nb_comparison_relative(c, 1, &lo, &hi), 1.05, 1e-12));
+        CHECK(near(lo, 1.05, 1e-12) && near(hi, 1.05, 1e-12));
+        nb_comparison_summary(c, 1, &med, &err);
+        CHECK(fabs(med * 1e9 - 200) < 1e-6 && err == 0);
+    }
     nb_comparison_free(c);
     nb_bench_free(b);
 }
@@ -431,6 +494,8 @@ static void test_compare_drift(void)
         fa[i].id = i;
         fa[i].cost = 100;
         fa[i].bench = NULL;
+        fa[i].burst = 0;
+        fa[i].epochs = 0;
         alts[i].name = i ? "B" : "A";
         alts[i].op = world_op;
         alts[i].arg = &fa[i];
@@ -472,6 +537,8 @@ static char *compare_table(size_t n, const uint64_t *costs, const char *const *n
         fa[i].id = i;
         fa[i].cost = costs[i];
         fa[i].bench = NULL;
+        fa[i].burst = 0;
+        fa[i].epochs = 0;
         alts[i].name = names[i];
         alts[i].op = world_op;
         alts[i].arg = &fa[i];
@@ -508,8 +575,8 @@ static void test_compare_table(void)
         "\n"
         "| relative |        95% interval |             ns/byte |              byte/s | "
         "   err% | Hash\n"
-        "|---------:|--------------------:|--------------------:|--------------------:|--"
-        "------:|:-----\n"
+        "|---------:|--------------------:|--------------------:|--------------------:|"
+        "--------:|:-----\n"
         "|  100.00% |                   - |               10.00 |      100,000,000.00 | "
         "   0.0% | `standard` (baseline)\n"
         "|  200.00% |  [200.00%, 200.00%] |                5.00 |      200,000,000.00 | "
@@ -518,26 +585,27 @@ static void test_compare_table(void)
         "   0.0% | `slow` (slower)\n"
         "\n"
         "`fast\\|er` is fastest, 2.000x as fast as `standard` (95% interval 2.000-2.000,"
-        " family-wise over 2 comparisons; 12 paired rounds of 3,125 iterations)\n";
+        " family-wise over 2 comparisons; 12 paired rounds, each the best of 4 epochs of"
+        " 3,125 iterations)\n";
     static const char *want2 =
         "\n"
         "| relative |        95% interval |             ns/byte |              byte/s | "
         "   err% | Hash\n"
-        "|---------:|--------------------:|--------------------:|--------------------:|--"
-        "------:|:-----\n"
+        "|---------:|--------------------:|--------------------:|--------------------:|"
+        "--------:|:-----\n"
         "|  100.00% |                   - |               10.00 |      100,000,000.00 | "
         "   0.0% | `a` (baseline)\n"
         "|  100.00% |  [100.00%, 100.00%] |               10.00 |      100,000,000.00 | "
         "   0.0% | `b`\n"
         "\n"
         "No alternative is significantly faster than `a` (95%, family-wise over 1"
-        " comparison; 12 paired rounds of 1,563 iterations)\n";
+        " comparison; 12 paired rounds, each the best of 4 epochs of 1,563 iterations)\n";
     static const char *want3 =
         "\n"
         "| relative |        95% interval |             ns/byte |              byte/s | "
         "   err% | Hash\n"
-        "|---------:|--------------------:|--------------------:|--------------------:|--"
-        "------:|:-----\n"
+        "|---------:|--------------------:|--------------------:|--------------------:|"
+        "--------:|:-----\n"
         "|  100.00% |                   - |               10.00 |      100,000,000.00 | "
         "   0.0% | `base` (baseline)\n"
         "|   99.84% |    [99.84%, 99.84%] |               10.02 |       99,843,993.76 | "
@@ -546,7 +614,8 @@ static void test_compare_table(void)
         "   0.0% | `y` (slower)\n"
         "\n"
         "`base` (the baseline) is fastest: every other is significantly slower (95%,"
-        " family-wise over 2 comparisons; 12 paired rounds of 1,563 iterations)\n";
+        " family-wise over 2 comparisons; 12 paired rounds, each the best of 4 epochs of"
+        " 1,563 iterations)\n";
     char *t = compare_table(3, c1, n1);
     CHECKF(t && strcmp(t, want1) == 0, "got:\n%s", t ? t : "(null)");
     free(t);
@@ -573,6 +642,8 @@ static void test_setup_run(void)
     fa.id = 0;
     fa.cost = 250;
     fa.bench = NULL;
+    fa.burst = 0;
+    fa.epochs = 0;
     b = world_bench(&w);
     if (!CHECK(b != NULL))
         return;
@@ -626,6 +697,8 @@ static void test_compare_bad(void)
     fa.id = 0;
     fa.cost = 1000;
     fa.bench = NULL;
+    fa.burst = 0;
+    fa.epochs = 0;
     alts[0].name = "a";
     alts[0].op = world_op;
     alts[0].arg = &fa;
@@ -709,6 +782,7 @@ int main(void)
     test_bad_arguments();
     test_order();
     test_compare_fake();
+    test_compare_bursts();
     test_compare_drift();
     test_compare_table();
     test_setup_run();

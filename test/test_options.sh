@@ -696,7 +696,7 @@ grep '^| *[0-9]' "$tmp/table" | grep -v '\[auto\]' |
     fail "-compare: a row without a ratio and an interval: $(cat "$tmp/table")"
 verdict='^(`SHA[0-9A-Za-z_]* \[[a-z0-9]*\]` .* is fastest'
 verdict="$verdict|No alternative is significantly faster than \`SHA[0-9A-Za-z_]* \\[auto\\]\`)"
-verdict="$verdict.*paired rounds of [0-9,]* iterations?\\)\$"
+verdict="$verdict.*paired rounds, each the best of [0-9]* epochs of [0-9,]* iterations?\\)\$"
 [ "$(grep -c -E "$verdict" "$tmp/out")" -eq 2 ] ||
     fail "-compare: not one verdict per table: $(cat "$tmp/out")"
 [ "$(tail -n +2 "$tmp/d/c.csv" | cut -d, -f1)" = "$(cat "$tmp/rows")" ] ||

@@ -318,23 +318,29 @@ typedef struct {
 } nb_alternative;
 typedef struct nb_comparison nb_comparison;   /* opaque */
 
+/* Epochs each alternative runs per round of nb_compare; the round's value
+ * is the fastest of them. */
+#define NB_COMPARE_EPOCHS_PER_ROUND 4
+
 /* Measures alts[0..n) against each other, paired and interleaved in time;
  * alts[0] is the baseline. n >= 2. Every epoch of every alternative runs the
  * same iteration count: nb_epoch_iterations when set, else calibrated once
  * so that the fastest alternative's epoch lasts the epoch target (the
  * slowest's stays within the max epoch time where both can hold). Then
- * rounds: each alternative runs one epoch per round, in an order that
- * cancels linear drift and balances which alternative runs after which (a
- * Williams Latin square: blocks of n rounds for even n, 2n for odd). Rounds:
- * nb_epochs at least, at least enough for a 95% interval, rounded up to
- * whole blocks. Uses b's unit, batch, title, output, warmup (run once per
- * alternative), min/max epoch time and performance counters. Each
- * alternative's epochs become an ordinary result of b named after it (in the
- * order of alts, after b's earlier results); the table goes to b's output,
- * with a one-line verdict. The baseline is never significant. NULL when b,
- * alts, a name or both ops of an alternative are NULL, when n < 2, when b is
- * running (from an op of b), or when memory runs out. Statistics:
- * nb_stats_paired on each round's seconds per iteration, family n - 1. */
+ * rounds: in each, every alternative runs NB_COMPARE_EPOCHS_PER_ROUND
+ * epochs, in an order that cancels linear drift and balances which
+ * alternative runs after which (rows of a Williams Latin square: blocks of
+ * n rows for even n, 2n for odd), and the round's value for an alternative
+ * is its fastest epoch (seconds per iteration). Rounds: nb_epochs at least,
+ * at least enough for a 95% interval, rounded up to whole blocks. Uses b's
+ * unit, batch, title, output, warmup (run once per alternative), min/max
+ * epoch time and performance counters. Each alternative's epochs become an
+ * ordinary result of b named after it (in the order of alts, after b's
+ * earlier results); the table goes to b's output, with a one-line verdict.
+ * The baseline is never significant. NULL when b, alts, a name or both ops
+ * of an alternative are NULL, when n < 2, when b is running (from an op of
+ * b), or when memory runs out. Statistics: nb_stats_paired on the round
+ * values, family n - 1 (doc/compare.md). */
 nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n);
 void   nb_comparison_free(nb_comparison *c);                  /* c may be NULL */
 size_t nb_comparison_count(const nb_comparison *c);           /* n; 0 for NULL */
@@ -352,9 +358,13 @@ int    nb_comparison_significant(const nb_comparison *c, size_t i);
 /* The alternative with the highest ratio estimate (0 when none beats the
  * baseline's 1). */
 size_t nb_comparison_fastest(const nb_comparison *c);
-/* i's own epochs, one per round in the order they ran; owned by the bench
- * (valid until nb_bench_free); NULL for an i out of range. */
+/* i's own epochs, NB_COMPARE_EPOCHS_PER_ROUND per round, in the order they
+ * ran; owned by the bench (valid until nb_bench_free); NULL for an i out of
+ * range. */
 const nb_result *nb_comparison_result(const nb_comparison *c, size_t i);
+/* i's value in round r: its fastest epoch's seconds per iteration; NaN out
+ * of range. */
+double nb_comparison_time(const nb_comparison *c, size_t i, size_t round);
 
 /* setup(arg) runs once before each measured epoch of the next nb_run or
  * nb_compare on b (before each alternative's epoch in nb_compare), untimed;

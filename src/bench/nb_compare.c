@@ -15,8 +15,15 @@
  *    so what one alternative leaves behind (caches, branch predictors,
  *    frequency) falls on all the others alike. For two alternatives it is
  *    AB, BA.
- * 3. Each round reduces to seconds per iteration per alternative; the
- *    ratios to the baseline go to nb_stats_paired, family n - 1. */
+ *    Each round is NB_COMPARE_EPOCHS_PER_ROUND (4) consecutive rows of the
+ *    square, starting one row further on in each round, so that every
+ *    alternative runs 4 epochs per round and which one goes first alternates.
+ * 3. Each round reduces to each alternative's fastest epoch (seconds per
+ *    iteration): timing noise on a shared machine is positive and comes in
+ *    bursts (another process gets the CPU for a time slice), so of four short
+ *    epochs one is usually untouched, where one epoch per round is hit in
+ *    most rounds of a busy machine (doc/compare.md has the figures). The
+ *    rounds' ratios to the baseline go to nb_stats_paired, family n - 1. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -36,6 +43,8 @@ struct nb_comparison {
     size_t rounds;
     uint64_t iters;
     nb_ratio *ratio;            /* n; [0] is 1 exactly */
+    double *value;              /* n * rounds: i's fastest epoch in round r at [i * rounds + r] */
+    double *median, *err;       /* n each: median and MdAPE of i's round values */
     size_t fastest;
     const nb_result **results;  /* n, owned by the bench */
 };
@@ -44,6 +53,7 @@ void nb_comparison_free(nb_comparison *c)
 {
     if (!c)
         return;
+    bb_free(c->value);
     bb_free(c->ratio);
     bb_free(c->results);
     bb_free(c);
@@ -87,6 +97,17 @@ size_t nb_comparison_fastest(const nb_comparison *c)
 const nb_result *nb_comparison_result(const nb_comparison *c, size_t i)
 {
     return c && i < c->n ? c->results[i] : NULL;
+}
+
+double nb_comparison_time(const nb_comparison *c, size_t i, size_t round)
+{
+    return c && i < c->n && round < c->rounds ? c->value[i * c->rounds + round] : NAN;
+}
+
+void nb_comparison_summary(const nb_comparison *c, size_t i, double *median, double *err)
+{
+    *median = c && i < c->n ? c->median[i] : NAN;
+    *err = c && i < c->n ? c->err[i] : NAN;
 }
 
 /* Row `row` of the order: which alternative runs at each position. */
@@ -237,14 +258,18 @@ static nb_comparison *prepare(nb_bench *b, const nb_alternative *alts, size_t n,
     c->rounds = rounds;
     c->ratio = bb_malloc_array(n, sizeof(*c->ratio));
     c->results = bb_malloc_array(n, sizeof(*c->results));
-    if (!c->ratio || !c->results || nb_bench_reserve(b, n) != 0) {
+    /* the round values, then the medians and errs */
+    c->value = bb_malloc_array(n, (rounds + 2) * sizeof(*c->value));
+    if (!c->ratio || !c->results || !c->value || nb_bench_reserve(b, n) != 0) {
         nb_comparison_free(c);
         return NULL;
     }
+    c->median = c->value + n * rounds;
+    c->err = c->median + n;
     memset(res, 0, n * sizeof(*res));
     resolution = (double)(b->resolution_ns ? b->resolution_ns : nb_clock_resolution_ns()) * 1e-9;
     cfg = b->cfg;
-    cfg.epochs = rounds;
+    cfg.epochs = rounds * NB_COMPARE_EPOCHS_PER_ROUND;
     for (i = 0; i < n; ++i) {
         cfg.name = (char *)alts[i].name;
         if (!(res[i] = nb_result_new(&cfg, resolution)))
@@ -259,22 +284,35 @@ static nb_comparison *prepare(nb_bench *b, const nb_alternative *alts, size_t n,
     return c;
 }
 
-/* Ratios, significance and the fastest from the results' epochs. */
+/* Round values, their medians and errs, ratios, significance and the
+ * fastest, from the results' epochs (alternative i's epochs of round r are
+ * r * NB_COMPARE_EPOCHS_PER_ROUND onwards: it runs once per row). */
 static void reduce(nb_comparison *c, nb_result **res, double *scratch)
 {
-    double *base = scratch, *other = scratch + c->rounds;
-    size_t i, r;
+    size_t i, r, k;
+    for (i = 0; i < c->n; ++i) {
+        double *v = c->value + i * c->rounds;
+        for (r = 0; r < c->rounds; ++r) {
+            double best = INFINITY;
+            for (k = 0; k < NB_COMPARE_EPOCHS_PER_ROUND; ++k) {
+                const nb_epoch *e = &res[i]->epochs[r * NB_COMPARE_EPOCHS_PER_ROUND + k];
+                double t = e->elapsed / (double)e->iters;
+                best = t < best ? t : best;
+            }
+            v[r] = best;
+        }
+        memcpy(scratch, v, c->rounds * sizeof(*scratch));
+        c->median[i] = nb_stats_median(scratch, c->rounds);
+        c->err[i] = nb_stats_mdape(v, c->rounds, c->median[i], scratch);
+    }
     c->ratio[0].estimate = c->ratio[0].low = c->ratio[0].high = 1;
     c->ratio[0].significant = 0;
     c->fastest = 0;
-    for (r = 0; r < c->rounds; ++r)
-        base[r] = res[0]->epochs[r].elapsed / (double)res[0]->epochs[r].iters;
     for (i = 1; i < c->n; ++i) {
-        for (r = 0; r < c->rounds; ++r)
-            other[r] = res[i]->epochs[r].elapsed / (double)res[i]->epochs[r].iters;
         /* -1 for a zero time (a clock that did not move): NaNs, not
          * significant, never the fastest */
-        nb_stats_paired(base, other, c->rounds, c->n - 1, 0.95, &c->ratio[i]);
+        nb_stats_paired(c->value, c->value + i * c->rounds, c->rounds, c->n - 1, 0.95,
+                        &c->ratio[i]);
         if (c->ratio[i].estimate > c->ratio[c->fastest].estimate)
             c->fastest = i;
     }
@@ -305,7 +343,7 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
     block = nb_compare_block(n);
     res = bb_malloc_array(n, sizeof(*res));
     order = bb_malloc_array(n, sizeof(*order));
-    scratch = bb_malloc_array(rounds, 2 * sizeof(*scratch));
+    scratch = bb_malloc_array(rounds, sizeof(*scratch));
     c = res && order && scratch ? prepare(b, alts, n, rounds, res) : NULL;
     if (!c) {
         bb_free(res);
@@ -338,13 +376,16 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
                                     : common_iterations(b, alts, n, target);
     c->iters = iters;
     for (r = 0; r < rounds; ++r) {
-        nb_compare_order(n, r % block, order);
-        for (i = 0; i < n; ++i) {
-            nb_result *x = res[order[i]];
-            unsigned valid;
-            epoch(b, &alts[order[i]], iters, &x->epochs[x->count], &valid);
-            x->has = x->count == 0 ? valid : (x->has & valid);
-            x->count++;
+        size_t j;
+        for (j = 0; j < NB_COMPARE_EPOCHS_PER_ROUND; ++j) {
+            nb_compare_order(n, (r + j) % block, order);
+            for (i = 0; i < n; ++i) {
+                nb_result *x = res[order[i]];
+                unsigned valid;
+                epoch(b, &alts[order[i]], iters, &x->epochs[x->count], &valid);
+                x->has = x->count == 0 ? valid : (x->has & valid);
+                x->count++;
+            }
         }
     }
     b->logic.state = NB_ST_IDLE;

@@ -187,6 +187,9 @@ void nb_bench_append(nb_bench *b, nb_result *r);
  * in that round. */
 size_t nb_compare_block(size_t n);
 void   nb_compare_order(size_t n, size_t row, size_t *order);
+/* The median of alternative i's round values and their MdAPE (the table's
+ * time and err% columns); NaN for an i out of range. */
+void   nb_comparison_summary(const nb_comparison *c, size_t i, double *median, double *err);
 
 /* ---- counting under callgrind (nb_valgrind.c) ---- */
 /* Called by nb_impl_start once r is allocated: when the process runs under

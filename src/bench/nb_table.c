@@ -425,7 +425,9 @@ int nb_table_comparison(FILE *out, const nb_comparison *c)
 
     for (i = 0; i < n; ++i) {
         const nb_result *r = nb_comparison_result(c, i);
-        double med = nb_result_median(r, NB_ELAPSED) / r->cfg.batch;
+        double med, err;
+        nb_comparison_summary(c, i, &med, &err);
+        med /= r->cfg.batch;
         est = nb_comparison_relative(c, i, &lo, &hi);
         percent(num, sizeof(num), est);
         cell(out, w_rel, num);
@@ -441,7 +443,7 @@ int nb_table_comparison(FILE *out, const nb_comparison *c)
         fprintf(out, "|%s ", num);
         nb_format_number(num, sizeof(num), w_time - 2, 2, med > 0 ? 1.0 / med : NAN);
         fprintf(out, "|%s ", num);
-        nb_format_number(num, sizeof(num), w_err - 3, 1, nb_result_err(r, NB_ELAPSED) * 100.0);
+        nb_format_number(num, sizeof(num), w_err - 3, 1, err * 100.0);
         fprintf(out, "|%s%% ", num);
         fputs("| ", out);
         put_code(out, r->cfg.name);
@@ -480,9 +482,9 @@ int nb_table_comparison(FILE *out, const nb_comparison *c)
         }
     }
     nb_format_number(num, sizeof(num), 1, 0, (double)nb_comparison_iterations(c));
-    fprintf(out, ", family-wise over %zu comparison%s; %zu paired rounds of %s iteration%s)\n",
-            n - 1, n == 2 ? "" : "s", nb_comparison_rounds(c), num,
-            nb_comparison_iterations(c) == 1 ? "" : "s");
+    fprintf(out, ", family-wise over %zu comparison%s; %zu paired rounds, each the best of %d "
+            "epochs of %s iteration%s)\n", n - 1, n == 2 ? "" : "s", nb_comparison_rounds(c),
+            NB_COMPARE_EPOCHS_PER_ROUND, num, nb_comparison_iterations(c) == 1 ? "" : "s");
     nb_table_forget(out); /* the next nb_run row starts its own table */
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
