@@ -8,7 +8,12 @@
  *
  * Each round runs the variants back to back; the last line is the best
  * (minimum) of each column over the rounds, the fairest figure on a shared,
- * noisy machine. */
+ * noisy machine.
+ *
+ * Then what nb_compare's op costs per iteration: an nb_compare of the same
+ * increment given as op_n (a loop the increment inlines into, which costs
+ * what nb_run's loop costs) against it given as op (called through a
+ * pointer once per iteration), and the same for an op of about 20 ns. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -38,6 +43,29 @@ __attribute__((noinline)) static void inc_noinline(void *arg)
     (void)arg;
     counter++;
     __asm__ __volatile__("");
+}
+
+static void inc_register_n(void *arg, uint64_t n)
+{
+    while (n--)
+        inc_register(arg);
+}
+
+/* About 20 ns of dependent multiply-adds. */
+static void mix20(void *arg)
+{
+    uint64_t *x = arg;
+    int i;
+    for (i = 0; i < 20; ++i) {
+        *x = *x * 6364136223846793005u + 1442695040888963407u;
+        nb_do_not_optimize_away(*x);
+    }
+}
+
+static void mix20_n(void *arg, uint64_t n)
+{
+    while (n--)
+        mix20(arg);
 }
 
 static uint64_t now_ns(void)
@@ -119,6 +147,17 @@ int main(int argc, char **argv)
     }
     printf("| best | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", best[0], best[1],
            best[0] / best[1], best[2], best[3], best[2] / best[3], best[4]);
+    {
+        uint64_t y = 0, z = 0;
+        nb_alternative inc[2] = { { "increment, op_n (inlined loop)", NULL, &x, inc_register_n },
+                                  { "increment, op (a call per iteration)", inc_register, &y,
+                                    NULL } };
+        nb_alternative mix[2] = { { "20 ns op, op_n (inlined loop)", NULL, &x, mix20_n },
+                                  { "20 ns op, op (a call per iteration)", mix20, &z, NULL } };
+        nb_output(b, stdout);
+        nb_comparison_free(nb_compare(nb_title(b, "nb_compare: op against op_n"), inc, 2));
+        nb_comparison_free(nb_compare(b, mix, 2));
+    }
     nb_bench_free(b);
     return 0;
 }
