@@ -419,6 +419,10 @@ static int compare_group(nb_bench *b, const nb_bench *defaults, const bench_opti
         alts[i].op_n = compare_alt_run;
     }
     configure(b, defaults, o, rows[0].group);
+    /* -min-time is spread over every epoch a row runs: 4 per round */
+    if (!o->sanity_check && o->min_time_ns > 0)
+        nb_min_epoch_time(b, (uint64_t)(o->min_time_ns / (double)nb_get_epochs(b) /
+                                        NB_COMPARE_EPOCHS_PER_ROUND));
     nb_title(b, rows[0].group);
     nb_unit(nb_batch(b, alt[0].op.batch), alt[0].op.unit);
     errno = 0;
