@@ -694,7 +694,7 @@ grep -q '| SHA1$' "$tmp/table" && grep -q '| SHA256_32b$' "$tmp/table" ||
 grep '^| *[0-9]' "$tmp/table" | grep -v '\[auto\]' |
     grep -v -q '^| *[0-9][0-9.,]*% *| *\[[0-9][0-9.,]*%, [0-9][0-9.,]*%\] *| *[0-9]' &&
     fail "-compare: a row without a ratio and an interval: $(cat "$tmp/table")"
-verdict='^(`SHA[0-9A-Za-z_]* \[[a-z0-9]*\]` .* is fastest'
+verdict='^(`SHA[0-9A-Za-z_]* \[[a-z0-9]*\]`.* is fastest'
 verdict="$verdict|No alternative is significantly faster than \`SHA[0-9A-Za-z_]* \\[auto\\]\`)"
 verdict="$verdict.*paired rounds, each the best of [0-9]* epochs of [0-9,]* iterations?\\)\$"
 [ "$(grep -c -E "$verdict" "$tmp/out")" -eq 2 ] ||
