@@ -132,12 +132,13 @@ static void hash_test_splits(const hash_desc *h, const unsigned char *msg)
  * original, fed different tails, each give the hash of their own message. */
 static void hash_test_copies(const hash_desc *h, const unsigned char *msg)
 {
-    static const size_t prefixes[] = { 0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 200 };
+    static const size_t prefixes[] = { 0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129,
+                                       135, 136, 137, 200, 271, 272 };
     size_t i, k;
     for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
         size_t pre = prefixes[i];
         hash_test_ctx orig, copies[3];
-        unsigned char buf[400], want[HASH_TEST_MAX_OUT], got[HASH_TEST_MAX_OUT];
+        unsigned char buf[512], want[HASH_TEST_MAX_OUT], got[HASH_TEST_MAX_OUT];
         h->init(&orig);
         h->write(&orig, msg, pre);
         for (k = 0; k < 3; k++)

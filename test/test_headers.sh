@@ -19,7 +19,8 @@ strict="-pedantic-errors"
 case " ${WARN_CFLAGS:-} " in *" -Werror "*) strict="$strict -Werror" ;; esac
 
 headers="crypto/sha1.h crypto/sha256.h crypto/sha512.h crypto/ripemd160.h crypto/siphash.h
-crypto/dispatch.h crypto/chacha20.h crypto/fastrandom.h prevector/prevector.h prevector/serialize.h util/alloc.h util/stream.h
+crypto/sha3.h crypto/dispatch.h crypto/chacha20.h crypto/fastrandom.h prevector/prevector.h
+prevector/serialize.h util/alloc.h util/stream.h
 bench/nanobench.h"
 for h in $headers; do
     base=${h##*/}
@@ -46,6 +47,7 @@ else
 #include "sha512.h"
 #include "ripemd160.h"
 #include "siphash.h"
+#include "sha3.h"
 #include "dispatch.h"
 #include "chacha20.h"
 #include "fastrandom.h"
@@ -95,6 +97,10 @@ int main()
     ripemd160_hash(out, "abc", 3);
     hex(h, out, RIPEMD160_OUTPUT_SIZE);
     expect(!std::strcmp(h, "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc"), "ripemd160(abc)");
+    sha3_256_hash(out, "abc", 3);
+    hex(h, out, SHA3_256_OUTPUT_SIZE);
+    expect(!std::strcmp(h, "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"),
+           "sha3_256(abc)");
     expect(sha256_autodetect() != NULL, "sha256_autodetect");
 
     /* ChaCha20 and FastRandom of the all-zero key: keystream 76 b8 e0 ad ... */

@@ -31,6 +31,7 @@ SHA1
 SHA256
 SHA256D64_1024
 SHA256_32b
+SHA3_256_1M
 SHA512
 SipHash_32b"
 
@@ -49,7 +50,7 @@ grep -q "^Using the '.*' SHA256 implementation\$" "$tmp/err" ||
 # where the clock is coarse).
 if [ -f "$tmp/sanity.csv" ]; then
     tail -n +2 "$tmp/sanity.csv" | cut -d, -f1 >"$tmp/names"
-    [ "$(cat "$tmp/names")" = "$expected" ] || fail "CSV rows are not the 16 benchmarks:
+    [ "$(cat "$tmp/names")" = "$expected" ] || fail "CSV rows are not the registered benchmarks:
 $(cat "$tmp/names")"
     bad=$(tail -n +2 "$tmp/sanity.csv" | awk -F, '!($2 == 1 && $3 == 1 && $7 >= 0) { print }')
     [ -z "$bad" ] || fail "rows without exactly one epoch of one iteration: $bad"

@@ -39,6 +39,7 @@
     BENCHMARK(SHA256) \
     BENCHMARK(SHA256D64_1024) \
     BENCHMARK(SHA256_32b) \
+    BENCHMARK(SHA3_256_1M) \
     BENCHMARK(SHA512) \
     BENCHMARK(SipHash_32b) \
     /* every line above ends in a backslash, so a new one can go anywhere */

@@ -1,6 +1,6 @@
-/* Hash benchmarks (Bitcoin Core's bench/crypto_hash.cpp): SHA-1, SHA-256, SHA-512, RIPEMD-160
- * over 1,000,000 zero bytes, short chained SHA-256, double SHA-256 of 64-byte blocks, and
- * SipHash of a 256-bit value.
+/* Hash benchmarks (Bitcoin Core's bench/crypto_hash.cpp): SHA-1, SHA-256, SHA3-256, SHA-512,
+ * RIPEMD-160 over 1,000,000 zero bytes, short chained SHA-256, double SHA-256 of 64-byte
+ * blocks, and SipHash of a 256-bit value.
  *
  * Each op is a static function in this file so that nb_run (inline) inlines it into the
  * measured loop; the op's result always lands in memory the op's argument points to, which
@@ -17,6 +17,7 @@
 #include "crypto/ripemd160.h"
 #include "crypto/sha1.h"
 #include "crypto/sha256.h"
+#include "crypto/sha3.h"
 #include "crypto/sha512.h"
 #include "crypto/siphash.h"
 #include "util/alloc.h"
@@ -79,6 +80,15 @@ static void sha512_op(void *arg)
     sha512_finalize(&ctx, h->out);
 }
 
+static void sha3_256_op(void *arg)
+{
+    big_hash *h = arg;
+    sha3_256_ctx ctx;
+    sha3_256_init(&ctx);
+    sha3_256_write(&ctx, h->in, BUFFER_SIZE);
+    sha3_256_finalize(&ctx, h->out);
+}
+
 static void run_big_hash(nb_bench *bench, const char *name, void (*op)(void *))
 {
     big_hash h;
@@ -101,6 +111,11 @@ void SHA1(nb_bench *bench)
 void SHA256(nb_bench *bench)
 {
     run_big_hash(bench, "SHA256", sha256_op);
+}
+
+void SHA3_256_1M(nb_bench *bench)
+{
+    run_big_hash(bench, "SHA3_256_1M", sha3_256_op);
 }
 
 void SHA512(nb_bench *bench)
