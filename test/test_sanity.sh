@@ -82,4 +82,4 @@ else
 fi
 
 [ $failures -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
-echo "sanity check passed for all 16 benchmarks"
+echo "sanity check passed for all $(echo "$expected" | wc -l) benchmarks"
