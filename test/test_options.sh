@@ -45,7 +45,8 @@ good() {
 for h in -help --help -h --h '-?' '--?'; do
     good "$h"
     for word in -filter= -list -asymptote= -min-time= -sanity-check -output-csv= \
-                -output-json= -help -compare -no-pin '[openssl]' "Core's 10 ms" 'default: 50' \
+                -output-json= -help -compare -no-pin -priority-level= '[openssl]' \
+                "Core's 10 ms" 'default: 50' \
                 NANOBENCH_ENDLESS NANOBENCH_SUPPRESS_WARNINGS quiet; do
         grep -F -q -- "$word" "$tmp/out" || fail "$h: help does not mention $word"
     done
@@ -139,9 +140,11 @@ bad "-filter: no benchmark matches 'sha1'" -list -filter='SHA1' -filter=sha1  # 
 good -list -filter=SHA256
 [ "$(cat "$tmp/out")" = "SHA256" ] || fail "-filter=SHA256 selects: $(cat "$tmp/out")"
 good --list --filter='SHA256.*'
-[ "$(cat "$tmp/out")" = "SHA256
-SHA256D64_1024
-SHA256_32b" ] || fail "-filter=SHA256.* selects: $(cat "$tmp/out")"
+for name in SHA256 SHA256D64_1024 SHA256_32b SHA256_STANDARD SHA256_32b_STANDARD \
+            SHA256D64_1024_STANDARD; do
+    grep -q -x "$name" "$tmp/out" || fail "-filter=SHA256.* leaves out $name: $(cat "$tmp/out")"
+done
+grep -v -q '^SHA256' "$tmp/out" && fail "-filter=SHA256.* selects others: $(cat "$tmp/out")"
 good -list -filter='SHA1|RIPEMD160|SHA5.*'
 [ "$(cat "$tmp/out")" = "RIPEMD160
 SHA1
@@ -705,6 +708,54 @@ verdict="$verdict.*paired rounds, each the best of [0-9]* epochs of [0-9,]* iter
 [ "$(tail -n +2 "$tmp/d/c.csv" | grep '^SHA1 ' | cut -d, -f2-3 | sort -u | wc -l)" -eq 1 ] ||
     fail "-compare: SHA1 rows ran different epochs: $(cat "$tmp/d/c.csv")"
 rm -f "$tmp/d/c.csv"
+
+# ---- -priority-level ----------------------------------------------------------------------
+# Every benchmark here has Core's level, high: high and all select them all, the other levels
+# none (an error, like a -filter that matches nothing); levels combine with commas.
+good -list
+cp "$tmp/out" "$tmp/all"
+for levels in high all high,low low,medium,high all,all; do
+    good -list -priority-level=$levels
+    cmp -s "$tmp/out" "$tmp/all" || fail "-priority-level=$levels selects: $(cat "$tmp/out")"
+done
+good -list -priority-level=high -filter='SHA1|SHA512'
+[ "$(cat "$tmp/out")" = "SHA1
+SHA512" ] || fail "-priority-level=high with -filter selects: $(cat "$tmp/out")"
+bad "-priority-level=low: none of the" -list -priority-level=low
+bad "-priority-level=medium,low: none of the" -priority-level=medium,low -filter=SHA1
+bad "-priority-level: unknown level 'HIGH'" -list -priority-level=HIGH
+bad "-priority-level: unknown level 'hi'" -priority-level=high,hi
+bad "-priority-level: empty item in 'high,'" -priority-level=high,
+bad "-priority-level: empty item in ''" -list -priority-level=
+bad "-priority-level needs a value" -priority-level
+# The last one given wins, but each is checked.
+bad "-priority-level: unknown level 'x'" -list -priority-level=x -priority-level=high
+good -list -priority-level=low -priority-level=high
+cmp -s "$tmp/out" "$tmp/all" || fail "a later -priority-level does not replace the first"
+
+# ---- Core's per-implementation SHA-256 rows ---------------------------------------------
+# Listed for the implementations this CPU offers (-compare's "SHA256 [impl]" rows), never for
+# the others; each runs, and the automatic choice is back after it (the runner checks that
+# after every benchmark and fails otherwise).
+good -list -compare -filter=SHA256
+cp "$tmp/out" "$tmp/impls"
+good -list -filter='SHA256.*_(STANDARD|SSE4|AVX2|SHANI)'
+for pair in standard:STANDARD sse41:SSE4 avx2:AVX2 shani:SHANI; do
+    if grep -q -x -F "SHA256 [${pair%%:*}]" "$tmp/impls"; then
+        want=3
+    else
+        want=0
+    fi
+    got=$(grep -c "_${pair#*:}\$" "$tmp/out")
+    [ "$got" -eq $want ] || fail "${pair#*:} rows: $got listed, $want expected: $(cat "$tmp/out")"
+done
+good -list -filter='SHA256_32b.*|SHA256D64_1024_STANDARD'
+cp "$tmp/out" "$tmp/rows"
+good -filter='SHA256_32b.*|SHA256D64_1024_STANDARD' -min-time=1
+[ "$(sed -n 's/^| *[0-9][^`]*`\([^`]*\)`.*/\1/p' "$tmp/out")" = "$(cat "$tmp/rows")" ] ||
+    fail "per-implementation rows differ from -list: $(cat "$tmp/out")"
+grep -q "^Using the '.*' SHA256 implementation\$" "$tmp/err" ||
+    fail "per-implementation rows: no implementation line: $(cat "$tmp/err")"
 
 echo "$checks runs, $failures failure(s)"
 [ $failures -eq 0 ]

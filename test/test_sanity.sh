@@ -9,7 +9,10 @@ trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-expected="CHACHA20_1MB
+# The benchmarks every CPU runs, and Core's per-implementation SHA-256 rows for the
+# implementations this one offers (as -compare lists them: each "SHA256 [impl]" row), in
+# byte-wise order.
+always="CHACHA20_1MB
 ComplexMemPool
 FastRandom_1bit
 FastRandom_32bit
@@ -30,10 +33,23 @@ RIPEMD160
 SHA1
 SHA256
 SHA256D64_1024
+SHA256D64_1024_STANDARD
 SHA256_32b
+SHA256_32b_STANDARD
+SHA256_STANDARD
 SHA3_256_1M
 SHA512
 SipHash_32b"
+"$prog" -list -compare -filter=SHA256 >"$tmp/impls" 2>/dev/null || fail "-list -compare exited $?"
+pinned=
+for pair in sse41:SSE4 avx2:AVX2 shani:SHANI; do
+    grep -q -x -F "SHA256 [${pair%%:*}]" "$tmp/impls" || continue
+    for row in SHA256 SHA256_32b SHA256D64_1024; do
+        pinned="$pinned
+${row}_${pair#*:}"
+    done
+done
+expected=$(printf '%s%s\n' "$always" "$pinned" | LC_ALL=C sort)
 
 "$prog" -list >"$tmp/list" 2>"$tmp/list.err" || fail "-list exited $?"
 [ "$(cat "$tmp/list")" = "$expected" ] || fail "-list is not the expected benchmarks in byte-wise order:

@@ -8,15 +8,18 @@
  *
  * To add one: write the function in the file of its area (crypto_hash.c, prevector.c,
  * mempool_stress.c, ...) and add one line `BENCHMARK(Name)` to BENCH_BITCOIN_LIST below; that
- * line both declares the function and registers it. The order of the list does not matter:
- * the runner sorts by name (byte-wise, strcmp). */
+ * line both declares the function and registers it, at priority level high (Core's level for
+ * every benchmark here). The longer form `BENCHMARK_EX(Name, level, available)` gives another
+ * level (a bench_priority) and a function `int available(void)` that says whether this CPU
+ * can run it at all (NULL: always); the runner neither lists nor runs one it cannot. The
+ * order of the list does not matter: the runner sorts by name (byte-wise, strcmp). */
 #ifndef BENCH_BITCOIN_BENCH_H
 #define BENCH_BITCOIN_BENCH_H
 
 #include "bench/nanobench.h"
 #include "bench_bitcoin/bench_op.h"
 
-#define BENCH_BITCOIN_LIST(BENCHMARK) \
+#define BENCH_BITCOIN_LIST(BENCHMARK, BENCHMARK_EX) \
     BENCHMARK(CHACHA20_1MB) \
     BENCHMARK(ComplexMemPool) \
     BENCHMARK(FastRandom_1bit) \
@@ -39,20 +42,50 @@
     BENCHMARK(SHA256) \
     BENCHMARK(SHA256D64_1024) \
     BENCHMARK(SHA256_32b) \
+    BENCHMARK(SHA256_STANDARD) \
+    BENCHMARK_EX(SHA256_SSE4, BENCH_PRIORITY_HIGH, bench_has_sha256_sse4) \
+    BENCHMARK_EX(SHA256_AVX2, BENCH_PRIORITY_HIGH, bench_has_sha256_avx2) \
+    BENCHMARK_EX(SHA256_SHANI, BENCH_PRIORITY_HIGH, bench_has_sha256_shani) \
+    BENCHMARK(SHA256_32b_STANDARD) \
+    BENCHMARK_EX(SHA256_32b_SSE4, BENCH_PRIORITY_HIGH, bench_has_sha256_sse4) \
+    BENCHMARK_EX(SHA256_32b_AVX2, BENCH_PRIORITY_HIGH, bench_has_sha256_avx2) \
+    BENCHMARK_EX(SHA256_32b_SHANI, BENCH_PRIORITY_HIGH, bench_has_sha256_shani) \
+    BENCHMARK(SHA256D64_1024_STANDARD) \
+    BENCHMARK_EX(SHA256D64_1024_SSE4, BENCH_PRIORITY_HIGH, bench_has_sha256_sse4) \
+    BENCHMARK_EX(SHA256D64_1024_AVX2, BENCH_PRIORITY_HIGH, bench_has_sha256_avx2) \
+    BENCHMARK_EX(SHA256D64_1024_SHANI, BENCH_PRIORITY_HIGH, bench_has_sha256_shani) \
     BENCHMARK(SHA3_256_1M) \
     BENCHMARK(SHA512) \
     BENCHMARK(SipHash_32b) \
     /* every line above ends in a backslash, so a new one can go anywhere */
 
+/* Core's priority levels (-priority-level), as bits. */
+typedef enum {
+    BENCH_PRIORITY_HIGH = 1,
+    BENCH_PRIORITY_MEDIUM = 2,
+    BENCH_PRIORITY_LOW = 4
+} bench_priority;
+#define BENCH_PRIORITY_ALL (BENCH_PRIORITY_HIGH | BENCH_PRIORITY_MEDIUM | BENCH_PRIORITY_LOW)
+
+/* Availability checks for BENCHMARK_EX (crypto_hash.c): 1 when sha256_impl_list offers the
+ * SHA-256 implementation that Core's row of that suffix pins ("sse41", "avx2", "shani"). */
+int bench_has_sha256_sse4(void);
+int bench_has_sha256_avx2(void);
+int bench_has_sha256_shani(void);
+
 /* Declares every benchmark: void ComplexMemPool(nb_bench *bench); and so on. */
 #define BENCH_BITCOIN_DECLARE(name) void name(nb_bench *bench);
-BENCH_BITCOIN_LIST(BENCH_BITCOIN_DECLARE)
+#define BENCH_BITCOIN_DECLARE_EX(name, level, available) void name(nb_bench *bench);
+BENCH_BITCOIN_LIST(BENCH_BITCOIN_DECLARE, BENCH_BITCOIN_DECLARE_EX)
 #undef BENCH_BITCOIN_DECLARE
+#undef BENCH_BITCOIN_DECLARE_EX
 
 /* One registered benchmark. */
 typedef struct {
     const char *name;
     void (*fn)(nb_bench *bench);
+    bench_priority priority;    /* BENCH_PRIORITY_HIGH unless its line says otherwise */
+    int (*available)(void);     /* NULL: every CPU runs it */
 } bench_entry;
 
 /* The registered benchmarks, in list order (not sorted); *count receives how many. */

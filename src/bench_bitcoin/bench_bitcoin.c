@@ -62,7 +62,10 @@ static void print_help(FILE *out)
         "Options:\n"
         "  -filter=<regex>       run only the benchmarks whose whole name matches this POSIX\n"
         "                        extended regular expression (default: .*); -filter=SHA256\n"
-        "                        selects only SHA256, -filter='SHA256.*' all three SHA256 ones\n"
+        "                        selects only SHA256, -filter='SHA256.*' every SHA256 one\n"
+        "  -priority-level=<l1,l2,..>  run only the benchmarks of these priority levels\n"
+        "                        (high, medium, low, all; default: all); every benchmark\n"
+        "                        here has its level in Core, which is high for all of them\n"
         "  -list                 print the names of the selected benchmarks, run nothing\n"
         "  -asymptote=<n1,n2,..> run each selected benchmark once per n (whole numbers) with\n"
         "                        complexityN = n, then print the complexity fit table; n is at\n"
@@ -147,11 +150,13 @@ static int by_name(const void *a, const void *b)
 }
 
 /* The registered benchmarks whose whole name matches o->filter (o->match, as
- * bench_parse_options found it), sorted byte-wise into *selected (bb_free it). 0 (and *count, possibly 0), or
- * -1 after one error line. */
+ * bench_parse_options found it), whose priority level o->priority includes and that this CPU
+ * can run (bench_entry.available), sorted byte-wise into *selected (bb_free it). 0 and
+ * *count (at least 1), or -1 after one error line (also when none is left, saying which
+ * condition removed the last). */
 static int select_benchmarks(const bench_options *o, bench_entry **selected, size_t *count)
 {
-    size_t total, i, n = 0;
+    size_t total, i, n = 0, named = 0, leveled = 0;
     const bench_entry *all = bench_registry(&total);
     bench_entry *sel = bb_malloc_array(total, sizeof *sel);
 
@@ -159,9 +164,29 @@ static int select_benchmarks(const bench_options *o, bench_entry **selected, siz
         bench_error("out of memory");
         return -1;
     }
-    for (i = 0; i < total; i++)
-        if (!o->filter || o->match[i])
-            sel[n++] = all[i];
+    for (i = 0; i < total; i++) {
+        if (o->filter && !o->match[i])
+            continue;
+        named++;
+        if (!(all[i].priority & o->priority))
+            continue;
+        leveled++;
+        if (all[i].available && !all[i].available())
+            continue;
+        sel[n++] = all[i];
+    }
+    if (n == 0) {
+        if (named == 0)
+            bench_error("-filter: no benchmark matches '%s' (-list shows them all)", o->filter);
+        else if (leveled == 0)
+            bench_error("-priority-level=%s: none of the %zu benchmarks selected has that "
+                        "level (-list -priority-level=all shows them)", o->priority_text, named);
+        else
+            bench_error("this CPU cannot run any of the %zu benchmarks selected (their SHA-256 "
+                        "implementations need instructions it lacks)", leveled);
+        bb_free(sel);
+        return -1;
+    }
     qsort(sel, n, sizeof *sel, by_name);
     *selected = sel;
     *count = n;
@@ -272,11 +297,14 @@ static int run_one(nb_bench *b, const char *name, void (*fn)(nb_bench *bench))
     return 0;
 }
 
-/* Runs the selected benchmarks into b; 0, or -1 after one error line. */
+/* Runs the selected benchmarks into b; 0, or -1 after one error line. A benchmark that pins a
+ * SHA-256 implementation (SHA256_SHANI, ...) must put the automatic choice back, or every
+ * later row would measure the pinned one: checked after each. */
 static int run_benchmarks(nb_bench *b, const nb_bench *defaults, const bench_options *o,
                           const bench_entry *sel, size_t count)
 {
     size_t i, k;
+    const char *automatic = sha256_impl_current();
     for (i = 0; i < count; i++) {
         size_t rounds = o->asymptote_count ? o->asymptote_count : 1;
         size_t first = nb_result_count(b);
@@ -286,6 +314,11 @@ static int run_benchmarks(nb_bench *b, const nb_bench *defaults, const bench_opt
                 nb_complexity_n(b, o->asymptote[k]);
             if (run_one(b, sel[i].name, sel[i].fn) != 0)
                 return -1;
+            if (strcmp(sha256_impl_current(), automatic) != 0) {
+                bench_error("%s: left SHA-256 on '%s' instead of the automatic '%s'",
+                            sel[i].name, sha256_impl_current(), automatic);
+                return -1;
+            }
         }
         if (o->asymptote_count && !o->sanity_check && print_bigo(b, first) != 0)
             return -1;
@@ -605,10 +638,6 @@ int main(int argc, char **argv)
     }
     if (select_benchmarks(&o, &sel, &count) != 0)
         goto done;
-    if (count == 0) {
-        bench_error("-filter: no benchmark matches '%s' (-list shows them all)", o.filter);
-        goto done;
-    }
     if (o.compare && compare_rows(sel, count, &rows, &nrows) != 0)
         goto done;
     /* Under callgrind already (the child of -instructions, or a user's own valgrind run),

@@ -14,6 +14,7 @@
 #endif
 
 #include "bench_bitcoin/bench.h"
+#include "crypto/dispatch.h"
 #include "crypto/ripemd160.h"
 #include "crypto/sha1.h"
 #include "crypto/sha256.h"
@@ -22,6 +23,7 @@
 #include "crypto/siphash.h"
 #include "util/alloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_bitcoin/crypto_openssl.h"
@@ -153,6 +155,62 @@ void SHA256D64_1024(nb_bench *bench)
     nb_run(nb_unit(nb_batch(bench, 64 * D64_BLOCKS), "byte"), sha256_d64_op, buf);
     bb_free(buf);
 }
+
+/* ---- Core's per-implementation SHA-256 rows --------------------------------------------
+ *
+ * SHA256_<IMPL>, SHA256_32b_<IMPL> and SHA256D64_1024_<IMPL> run the plain row's work with
+ * SHA-256 pinned to one implementation, then put the automatic choice back. Core's suffixes
+ * name its implementation sets; here each pins the variant of that instruction set
+ * (crypto/dispatch.h): STANDARD "standard", SSE4 "sse41" (sha256_d64 4 ways; no SSE4
+ * transform exists here, so long messages run the portable one), AVX2 "avx2", SHANI "shani".
+ * The rows other than STANDARD are registered with an availability check, so a CPU that
+ * lacks the instruction set neither lists nor runs them. */
+
+static int sha256_offers(const char *impl)
+{
+    const char *names[16];
+    size_t n = sha256_impl_list(names, sizeof names / sizeof names[0]), i;
+    for (i = 0; i < n && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i], impl) == 0)
+            return 1;
+    return 0;
+}
+
+int bench_has_sha256_sse4(void) { return sha256_offers("sse41"); }
+int bench_has_sha256_avx2(void) { return sha256_offers("avx2"); }
+int bench_has_sha256_shani(void) { return sha256_offers("shani"); }
+
+static void run_pinned(nb_bench *bench, const char *name, const char *impl,
+                       void (*fn)(nb_bench *bench))
+{
+    if (sha256_impl_force(impl) != 0) {
+        /* the availability check passed, so only a broken build gets here */
+        bench_error("%s: cannot switch SHA-256 to '%s'", name, impl);
+        exit(1);
+    }
+    fn(bench);
+    sha256_impl_force("auto");
+}
+
+/* void row_suffix(nb_bench *bench): row's work on implementation impl. */
+#define PINNED(row, suffix, impl) \
+    void row##_##suffix(nb_bench *bench) \
+    { \
+        run_pinned(bench, #row "_" #suffix, impl, row); \
+    }
+
+PINNED(SHA256, STANDARD, "standard")
+PINNED(SHA256, SSE4, "sse41")
+PINNED(SHA256, AVX2, "avx2")
+PINNED(SHA256, SHANI, "shani")
+PINNED(SHA256_32b, STANDARD, "standard")
+PINNED(SHA256_32b, SSE4, "sse41")
+PINNED(SHA256_32b, AVX2, "avx2")
+PINNED(SHA256_32b, SHANI, "shani")
+PINNED(SHA256D64_1024, STANDARD, "standard")
+PINNED(SHA256D64_1024, SSE4, "sse41")
+PINNED(SHA256D64_1024, AVX2, "avx2")
+PINNED(SHA256D64_1024, SHANI, "shani")
 
 typedef struct {
     unsigned char x[32];

@@ -163,6 +163,47 @@ static int parse_asymptote(const char *value, bench_options *o)
     return 0;
 }
 
+/* -priority-level's l1,l2,...: each one of high, medium, low, all (Core's names), into the
+ * bits of bench_priority. */
+static int parse_priority(const char *value, bench_options *o)
+{
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } levels[] = {
+        {"high", BENCH_PRIORITY_HIGH},
+        {"medium", BENCH_PRIORITY_MEDIUM},
+        {"low", BENCH_PRIORITY_LOW},
+        {"all", BENCH_PRIORITY_ALL},
+    };
+    const char *p = value;
+    unsigned bits = 0;
+
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p), k;
+        for (k = 0; k < sizeof levels / sizeof levels[0]; k++)
+            if (strlen(levels[k].name) == len && memcmp(levels[k].name, p, len) == 0)
+                break;
+        if (k == sizeof levels / sizeof levels[0]) {
+            if (len == 0)
+                bench_error("-priority-level: empty item in '%s' (expected levels among high, "
+                           "medium, low, all, separated by commas)", value);
+            else
+                bench_error("-priority-level: unknown level '%.*s' (expected high, medium, "
+                           "low or all)", (int)len, p);
+            return -1;
+        }
+        bits |= levels[k].bits;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    o->priority = bits;
+    o->priority_text = value;
+    return 0;
+}
+
 /* Options that exclude or need each other; 0, or -1 after one error line. */
 static int check_combinations(const bench_options *o)
 {
@@ -229,7 +270,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         }
         if (!(IS("filter") || IS("asymptote") || IS("min-time") || IS("output-csv")
               || IS("output-json") || IS("against") || IS("baseline") || IS("max-regression")
-              || IS("serve-protocol"))) {
+              || IS("serve-protocol") || IS("priority-level"))) {
             bench_error("unknown option '%s' (see -help)", arg);
             return -1;
         }
@@ -254,6 +295,9 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             o->asymptote = NULL;
             o->asymptote_count = 0;
             if (parse_asymptote(value, o) != 0)
+                return -1;
+        } else if (IS("priority-level")) {
+            if (parse_priority(value, o) != 0)
                 return -1;
         } else if (IS("min-time")) {
             double ms;
@@ -316,6 +360,7 @@ void bench_options_init(bench_options *o)
     memset(o, 0, sizeof *o);
     o->min_time_ns = BENCH_DEFAULT_MIN_TIME_MS * 1e6;
     o->max_regression = -1;
+    o->priority = BENCH_PRIORITY_ALL;
 }
 
 void bench_options_free(bench_options *o)

@@ -33,9 +33,12 @@ typedef struct {
     const char *baseline;    /* -baseline: an earlier -output-json file; NULL: none */
     double max_regression;   /* -max-regression in percent; negative: not given */
     const char *serve;       /* -serve-protocol's value (the child side of -against) */
+    unsigned priority;       /* -priority-level: bench_priority bits (bench.h) to run */
+    const char *priority_text;  /* its value as given; NULL: the default, all */
 } bench_options;
 
-/* Sets o to the defaults: every benchmark, BENCH_DEFAULT_MIN_TIME_MS, nothing else. */
+/* Sets o to the defaults: every benchmark at every priority level, BENCH_DEFAULT_MIN_TIME_MS,
+ * nothing else. */
 void bench_options_init(bench_options *o);
 
 /* Parses argv[1 .. argc) into o (initialised by bench_options_init); 0, or -1 after one error
