@@ -9,6 +9,7 @@
 #endif
 
 #include <string.h>
+#include <time.h>
 
 #include "crypto/cpuid.h"
 #include "crypto/dispatch.h"
@@ -421,6 +422,26 @@ static int find_usable(size_t n, const char *(*name)(size_t), int (*usable)(size
 
 /* ---- SHA-256 ----------------------------------------------------------- */
 
+/* The sha256_d64 chain of the variants whose bits are set in use (bit i:
+ * sha256_variants[i], all usable): their kernels widest first, and the
+ * one-at-a-time d64 of the last that has one (portable otherwise). */
+static void build_chain(unsigned use, d64_chain *c)
+{
+    c->count = 0;
+    c->one = sha256_d64_portable;
+    for (size_t i = 1; i < N_SHA256; i++) {
+        const sha256_variant *v = &sha256_variants[i];
+        if (!(use & 1u << i))
+            continue;
+        if (v->d64)
+            c->one = v->d64;
+        if (v->kernel) {
+            c->kernel[c->count] = v->kernel;
+            c->width[c->count++] = v->width;
+        }
+    }
+}
+
 /* Descriptions: of the autodetected set, and of each variant when forced
  * alone. Each buffer is written once, the first time its set is installed
  * (its text depends on nothing else: the verdicts are cached), so a string
@@ -442,33 +463,23 @@ static void sha256_install(unsigned use, char *desc)
 {
     sha256_transform_fn transform = sha256_transform_portable;
     sha256_finish_fn finish = sha256_finish_portable;
-    sha256_d64_fn one = sha256_d64_portable;
     size_t transform_from = 0;
     char *p = desc;
 
     if (desc == sha256_desc)
         return;
-    chain.count = 0;
     for (size_t i = 1; i < N_SHA256; i++) {
         const sha256_variant *v = &sha256_variants[i];
-        if (!(use & 1u << i))
-            continue;
-        if (has_transform(v)) {
+        if ((use & 1u << i) && has_transform(v)) {
             transform = v->transform;
             finish = v->finish;
             transform_from = i;
         }
-        if (v->d64)
-            one = v->d64;
-        if (v->kernel) {
-            chain.kernel[chain.count] = v->kernel;
-            chain.width[chain.count++] = v->width;
-        }
     }
-    chain.one = one;
+    build_chain(use, &chain);
     sha256_transform_impl = transform;
     sha256_finish_impl = finish;
-    sha256_d64_impl = chain.count > 0 ? sha256_d64_chain : one;
+    sha256_d64_impl = chain.count > 0 ? sha256_d64_chain : chain.one;
     sha256_desc = desc;
     if (desc[0] != '\0')
         return; /* described the first time */
@@ -498,13 +509,58 @@ static void sha256_install(unsigned use, char *desc)
         strcpy(desc, "standard");
 }
 
+/* The race between two sets of sha256_d64 kernels (see sha256_best): the
+ * fastest of RACE_ROUNDS timed calls of each on RACE_BLOCKS inputs, the calls
+ * interleaved (a, b, a, b, ...) so that a change in the machine's speed falls
+ * on both, after RACE_WARMUP untimed rounds (caches, page faults, and the
+ * wide vector units waking up). The fastest call, not the median: a call
+ * that an interrupt or another process slowed tells nothing about the code.
+ * Costs about 70 us on a Zen 5 VM (doc/crypto.md). Returns 1 when wide's
+ * fastest call is at least as fast as narrow's. */
+#define RACE_BLOCKS 64
+#define RACE_WARMUP 2
+#define RACE_ROUNDS 10
+
+static double race_clock_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int sha256_race_wide_wins(unsigned wide, unsigned narrow)
+{
+    static unsigned char buf[RACE_BLOCKS * 64];   /* under the dispatch lock */
+    d64_chain c[2];
+    double best[2] = {1e300, 1e300};
+
+    build_chain(wide, &c[0]);
+    build_chain(narrow, &c[1]);
+    test_input(buf, sizeof buf, 64);
+    for (int r = 0; r < RACE_WARMUP + RACE_ROUNDS; r++) {
+        for (int k = 0; k < 2; k++) {
+            double t = race_clock_ns();
+            d64_chain_run(&c[k], buf, buf, RACE_BLOCKS);
+            t = race_clock_ns() - t;
+            if (r >= RACE_WARMUP && t < best[k])
+                best[k] = t;
+        }
+    }
+    return best[0] <= best[1];
+}
+
 /* The set autodetection installs; see doc/crypto.md for the measurements
- * behind the order. */
+ * behind the order. The verdict is cached: the autodetected set, and the
+ * description written for it, never change within a process. */
 static unsigned sha256_best(void)
 {
-    unsigned use = 0;
+    static int decided;
+    static unsigned best;
+    unsigned use = 0, wide = 0;
     int shani = find_usable(N_SHA256, sha256_name, sha256_usable, "shani");
 
+    if (decided)
+        return best;
     for (size_t i = 1; i < N_SHA256; i++) {
         const sha256_variant *v = &sha256_variants[i];
         if (!sha256_usable(i))
@@ -513,9 +569,17 @@ static unsigned sha256_best(void)
          * the 16-lane AVX-512 kernel is worth a place in the chain. */
         if (shani > 0 && v->kernel && v->width < 16 && (int)i != shani)
             continue;
+        if (shani > 0 && v->kernel && v->width >= 16)
+            wide |= 1u << i;
         use |= 1u << i;
     }
-    return use;
+    /* Whether 16 AVX-512 lanes beat SHA-NI's two ways depends on the CPU
+     * (and, on a shared VM, on what runs beside it): timed here, once. */
+    if (wide && !sha256_race_wide_wins(use, use & ~wide))
+        use &= ~wide;
+    best = use;
+    decided = 1;
+    return best;
 }
 
 static size_t sha256_impl_list_unlocked(const char **names, size_t cap)
