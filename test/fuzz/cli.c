@@ -26,8 +26,9 @@ static void not_run(nb_bench *bench)
     abort();
 }
 
-#define CLI_ENTRY(name) {#name, not_run},
-static const bench_entry names[] = {BENCH_BITCOIN_LIST(CLI_ENTRY)};
+#define CLI_ENTRY(name) {#name, not_run, BENCH_PRIORITY_HIGH, NULL},
+#define CLI_ENTRY_EX(name, level, available) {#name, not_run, level, NULL},
+static const bench_entry names[] = {BENCH_BITCOIN_LIST(CLI_ENTRY, CLI_ENTRY_EX)};
 
 const bench_entry *bench_registry(size_t *count)
 {
@@ -65,6 +66,8 @@ static void check_result(int rc, const bench_options *o)
                    && o->asymptote[i] == floor(o->asymptote[i]));
     FUZZ_CHECK(!o->output_csv || o->output_csv[0]);
     FUZZ_CHECK(!o->output_json || o->output_json[0]);
+    FUZZ_CHECK(o->priority != 0 && (o->priority & ~(unsigned)BENCH_PRIORITY_ALL) == 0);
+    FUZZ_CHECK(o->priority_text != NULL || o->priority == BENCH_PRIORITY_ALL);
 }
 
 /* The parts of two parsed option sets that must agree. */
@@ -76,6 +79,7 @@ static int same(const bench_options *a, const bench_options *b)
            && a->help == b->help && a->compare == b->compare && a->no_pin == b->no_pin
            && a->min_time_ns == b->min_time_ns && a->output_csv == b->output_csv
            && a->output_json == b->output_json && a->asymptote_count == b->asymptote_count
+           && a->priority == b->priority && a->priority_text == b->priority_text
            && (!a->asymptote_count
                || memcmp(a->asymptote, b->asymptote,
                          a->asymptote_count * sizeof *a->asymptote) == 0)
