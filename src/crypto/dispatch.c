@@ -515,7 +515,7 @@ static void sha256_install(unsigned use, char *desc)
  * on both, after RACE_WARMUP untimed rounds (caches, page faults, and the
  * wide vector units waking up). The fastest call, not the median: a call
  * that an interrupt or another process slowed tells nothing about the code.
- * Costs about 70 us on a Zen 5 VM (doc/crypto.md). Returns 1 when wide's
+ * Costs about 80 us on a Zen 5 VM (doc/crypto.md). Returns 1 when wide's
  * fastest call is at least as fast as narrow's. */
 #define RACE_BLOCKS 64
 #define RACE_WARMUP 2

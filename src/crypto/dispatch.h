@@ -3,7 +3,9 @@
  * The library starts on portable C. sha256_autodetect() (sha256.h) switches
  * each hash to the fastest variant that this build contains, that CPUID and
  * XGETBV say the CPU and operating system run, and that gives the same
- * answers as the portable code on a self-test. The functions here let a
+ * answers as the portable code on a self-test (ranked by instruction set,
+ * except that where SHA-NI and AVX-512 both run, the first detection times
+ * the two for sha256_d64 and keeps the faster). The functions here let a
  * benchmark or a test pin one implementation instead. They may be called
  * from several threads at once (they take turns under one lock), but none
  * of them while another thread is hashing.
