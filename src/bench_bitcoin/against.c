@@ -940,6 +940,8 @@ int against_serve(const char *version)
     say(&m);
     m.kind = AGAINST_NAME;
     for (i = 0; i < count; i++) {
+        if (all[i].available && !all[i].available())
+            continue;   /* not registered on this CPU (bench.h) */
         snprintf(m.text, sizeof m.text, "%s", all[i].name);
         say(&m);
     }
