@@ -2,7 +2,8 @@
  * same work once and twice, so their instruction counts must be 1:2. Prints the table, then
  * one line per result: "<name> ins=<median instructions per op> bra=<branches per op>".
  * Arguments: "json FILE" also writes nanobench's JSON there; "crash" makes the op crash
- * under valgrind; "none" runs nothing. */
+ * under valgrind; "none" runs nothing; a last argument -output-json=FILE makes it a
+ * stand-in for another bench_bitcoin build (stand_in). */
 #include "bench/nanobench.h"
 
 #include <stdio.h>
@@ -31,11 +32,36 @@ static void op(void *arg)
     nb_do_not_optimize_away(x);
 }
 
+/* A stand-in for another bench_bitcoin build under -instructions -against: takes its
+ * -filter= and -output-json= options, runs one benchmark named SipHash_32b that does less
+ * work than bench_bitcoin's, and writes the JSON. */
+static int stand_in(int argc, char **argv)
+{
+    nb_bench *b = nb_bench_new();
+    work w = {10, 0, 1};
+    const char *path = NULL;
+    FILE *f;
+    int i, rc = 0;
+    for (i = 1; i < argc; i++)
+        if (strncmp(argv[i], "-output-json=", 13) == 0)
+            path = argv[i] + 13;
+    nb_run(nb_name(b, "SipHash_32b"), op, &w);
+    f = path ? fopen(path, "w") : NULL;
+    if (!f || nb_render(nb_templ_json(), b, f) != 0 || fclose(f) != 0 || nb_get_error(b))
+        rc = 1;
+    nb_bench_free(b);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     nb_bench *b = nb_bench_new();
     work once = {500, 0, 1}, twice = {1000, 0, 1};
     size_t i;
+    if (argc > 1 && strncmp(argv[argc - 1], "-output-json=", 13) == 0) {
+        nb_bench_free(b);
+        return stand_in(argc, argv);
+    }
     if (argc > 1 && strcmp(argv[1], "none") == 0) {
         nb_bench_free(b);
         return 0;

@@ -143,7 +143,6 @@ bad "-max-regression needs -against=<bench_bitcoin> or -baseline=<file>" -max-re
 bad "-against cannot be combined with -compare" -against="$prog" -compare
 bad "-against cannot be combined with -output-json" -against="$prog" -output-json="$tmp/x.json"
 bad "-baseline cannot be combined with -asymptote" -baseline="$tmp/x.json" -asymptote=1
-bad "-against cannot be combined with -instructions" -against="$prog" -instructions
 bad "-baseline cannot be combined with -instructions" -baseline="$tmp/x.json" -instructions
 bad "-against needs a file name" -against=
 

@@ -115,6 +115,22 @@ ls "$tmp"/callgrind.out.* >/dev/null 2>&1 || fail "by hand: no callgrind files"
     fail "collecting from the start: $(cat "$tmp/m2.err")"
 grep -q "^once ins=$once " "$tmp/m2.out" || fail "collecting from the start: $(cat "$tmp/m2.out")"
 
+# -instructions -against: this build against itself counts the same (a gate of 0% passes);
+# against a stand-in whose SipHash_32b does less work, the gate fails and names the row.
+"$bb" -instructions -against="$bb" -filter=SipHash_32b -max-regression=0 \
+    >"$tmp/a.out" 2>"$tmp/a.err" || fail "-against itself: $(cat "$tmp/a.err")"
+cat "$tmp/a.out"
+grep -q '^|  *240.00 |  *240.00 |  *+0.00% | op  *| `SipHash_32b`$' "$tmp/a.out" ||
+    fail "-against itself: $(cat "$tmp/a.out")"
+"$bb" -instructions -against="$prog_abs" -filter=SipHash_32b -max-regression=0.5 \
+    >"$tmp/a2.out" 2>"$tmp/a2.err" && fail "-against a stand-in: exit 0"
+cat "$tmp/a2.out" "$tmp/a2.err"
+grep -q -- "-max-regression=0.5: 1 benchmark counts more than 0.5% more instructions than in .*: SipHash_32b (+" \
+    "$tmp/a2.err" || fail "-against a stand-in: $(cat "$tmp/a2.err")"
+"$bb" -instructions -against="$tmp/empty/none" -filter=SipHash_32b >"$tmp/a3.out" \
+    2>"$tmp/a3.err" && fail "-against a missing program: exit 0"
+grep -q "cannot be run" "$tmp/a3.err" || fail "-against a missing program: $(cat "$tmp/a3.err")"
+
 # A crash under valgrind, inside a measured op.
 "$tool" "$prog" crash >"$tmp/c.out" 2>"$tmp/c.err" && fail "crash: exit 0"
 grep -q "crashed under valgrind (signal 11.*after the last counted epoch of 'once'" \

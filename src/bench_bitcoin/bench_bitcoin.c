@@ -14,6 +14,7 @@
 #include "bench_bitcoin/against.h"
 #include "bench_bitcoin/baseline.h"
 #include "bench_bitcoin/bench.h"
+#include "bench_bitcoin/instructions.h"
 #include "bench_bitcoin/options.h"
 #include "bench_bitcoin/outfile.h"
 #include "crypto/chacha20.h"
@@ -99,7 +100,10 @@ static void print_help(FILE *out)
         "                        same binary gives the same counts on every run. Valgrind's\n"
         "                        CPU has no SHA-NI or AVX-512: the hashes then run other code\n"
         "                        (said on stderr). Times in that table are the simulator's\n"
-        "                        (see doc/instructions.md)\n"
+        "                        (see doc/instructions.md). With -against=<program>:\n"
+        "                        both builds counted, one table of both counts and the\n"
+        "                        change; -max-regression=<pct> then fails the run when a\n"
+        "                        benchmark counts more than pct% more instructions\n"
         "  -sanity-check         run every selected benchmark once (one epoch of one\n"
         "                        iteration), print no table; for tests\n"
         "  -output-csv=<file>    also write the results as CSV (one row per result)\n"
@@ -533,79 +537,6 @@ static void pin_to_one_cpu(void)
 #endif
 }
 
-/* -instructions: runs this program again, with the same options but -instructions, under
- * callgrind (nb_valgrind_run), where the harness counts instead of timing and the child
- * prints the table and writes the files. Returns the exit status. */
-static int run_instructions(int argc, char **argv)
-{
-    char self[4096], **child;
-    nb_valgrind_report rep;
-    ssize_t len;
-    int i, n = 0, status;
-
-    if (!nb_valgrind_supported()) {
-        bench_error("-instructions: this " PROG " was built without valgrind's client-request "
-                   "header valgrind/callgrind.h (Debian package valgrind): install it and run "
-                   "configure again");
-        return 1;
-    }
-#ifdef BB_SANITIZERS
-    bench_error("-instructions: this " PROG " was built with sanitizers, and valgrind cannot "
-               "run AddressSanitizer programs: configure without --enable-sanitizers");
-    return 1;
-#endif
-    child = bb_malloc_array((size_t)argc + 1, sizeof *child);
-    if (!child) {
-        bench_error("-instructions: out of memory");
-        return 1;
-    }
-    /* The binary itself, not what argv[0] says (a name found in PATH, or a wrapper). */
-    len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len > 0) {
-        self[len] = '\0';
-        child[n++] = self;
-    } else {
-        child[n++] = argv[0];
-    }
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "-instructions") != 0 && strcmp(argv[i], "--instructions") != 0)
-            child[n++] = argv[i];
-    child[n] = NULL;
-    i = nb_valgrind_run(child, NULL, &rep);
-    bb_free(child);
-    if (i != 0) {
-        if (errno == ENOENT)
-            bench_error("-instructions: valgrind is not installed (not found in PATH); it is "
-                       "in the Debian package valgrind");
-        else
-            bench_error("-instructions: cannot run valgrind: %s", strerror(errno));
-        return 1;
-    }
-    if (rep.signal) {
-        if (rep.last[0])
-            bench_error("-instructions: a benchmark crashed under valgrind (signal %d, %s) "
-                       "after the last counted epoch of '%s'; valgrind's report, if it made "
-                       "one, is above",
-                       rep.signal, strsignal(rep.signal), rep.last);
-        else
-            bench_error("-instructions: the program crashed under valgrind (signal %d, %s) "
-                       "before any benchmark was counted; valgrind's report, if it "
-                       "made one, is above",
-                       rep.signal, strsignal(rep.signal));
-        return 1;
-    }
-    status = rep.exit_status;
-    if (status == 127 && rep.dumps == 0) {
-        bench_error("-instructions: valgrind could not start this program");
-        return 1;
-    }
-    if (status == 0 && rep.dumps == 0) {
-        bench_error("-instructions: valgrind ran, but nothing was counted");
-        return 1;
-    }
-    return status;
-}
-
 int main(int argc, char **argv)
 {
     bench_options o;
@@ -643,7 +574,8 @@ int main(int argc, char **argv)
     /* Under callgrind already (the child of -instructions, or a user's own valgrind run),
      * the harness counts by itself. */
     if (o.instructions && !o.list && !o.help && !nb_valgrind_counting()) {
-        status = run_instructions(argc, argv);
+        status = o.against ? instructions_against(o.against, o.filter, o.max_regression)
+                           : instructions_run(argc, argv);
         goto done;
     }
 

@@ -207,13 +207,13 @@ static int parse_priority(const char *value, bench_options *o)
 /* Options that exclude or need each other; 0, or -1 after one error line. */
 static int check_combinations(const bench_options *o)
 {
+    /* -instructions -against compares the two builds' counts (instructions.h). */
     if (o->against && (o->compare || o->asymptote_count || o->sanity_check || o->baseline
-                       || o->instructions || o->output_csv || o->output_json)) {
-        bench_error("-against cannot be combined with %s (it compares whole builds' times, "
+                       || o->output_csv || o->output_json)) {
+        bench_error("-against cannot be combined with %s (it compares whole builds, "
                     "benchmark by benchmark, and writes only its table)",
                     o->compare ? "-compare" : o->asymptote_count ? "-asymptote"
                     : o->sanity_check ? "-sanity-check" : o->baseline ? "-baseline"
-                    : o->instructions ? "-instructions"
                     : o->output_csv ? "-output-csv" : "-output-json");
         return -1;
     }
