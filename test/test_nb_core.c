@@ -1369,12 +1369,23 @@ static void test_table_rules(void)
         return;
     text = render_rows(rs, 1, 0, 0);
     CHECK(text && strstr(text, "| :wavy_dash: `noisy` (Unstable with ~10.0 iters. Increase "
-                               "`minEpochIterations` to e.g. 100)\n"));
+                               "`nb_min_epoch_iterations` to e.g. 100)\n"));
     CHECK(text && strstr(text, "|   40.0% |"));  /* errors 2, .5, 0, .25, .4 */
     free(text);
     text = render_rows(rs, 1, 0, 1);
     CHECK(text && !strstr(text, "wavy_dash") && strstr(text, "| `noisy`\n"));
     free(text);
+    /* a program's own advice replaces the default, and "" puts it back */
+    nb_result_free(rs[0]);
+    rs[0] = make_result(nb_unstable_advice(b, "Increase `-min-time` to e.g. 500"), per, it, 5);
+    if (!CHECK(rs[0] != NULL))
+        return;
+    CHECK(strcmp(nb_get_unstable_advice(b), "Increase `-min-time` to e.g. 500") == 0);
+    text = render_rows(rs, 1, 0, 0);
+    CHECK(text && strstr(text, "`noisy` (Unstable with ~10.0 iters. Increase `-min-time` to "
+                               "e.g. 500)\n"));
+    free(text);
+    CHECK(strcmp(nb_get_unstable_advice(nb_unstable_advice(b, NULL)), "") == 0);
 
     /* the time unit names and scales the time column */
     nb_time_unit(nb_name(b, "slow"), 1e-3, "ms");
@@ -1477,7 +1488,8 @@ static void test_table_edges(void)
         goto out;
     text = render_rows(&r, 1, 0, 0);
     CHECKF(text && strstr(text, "`round` (Unstable with ~10.1 iters. Increase "
-                                "`minEpochIterations` to e.g. 101)\n"), "%s", text ? text : "");
+                                "`nb_min_epoch_iterations` to e.g. 101)\n"),
+           "%s", text ? text : "");
     free(text);
     nb_result_free(r);
 
@@ -2025,7 +2037,7 @@ static void test_unstable_advice_saturates(void)
     nb_bench *b = nb_bench_new();
     nb_result *r;
     char *text;
-    double per[] = { 1e-18, 2e-18, 3e-18, 4e-18, 5e-18 };
+    double per[] = { 1e-9, 2e-9, 3e-9, 4e-9, 5e-9 };
     uint64_t it[5];
     int i;
     if (!CHECK(b != NULL))
@@ -2157,6 +2169,118 @@ static int empty_loop_removed(void)
 /* On the real clock: an empty op ends in the overflow row quickly (where the
  * compiler removes it); the same op kept alive with nb_do_not_optimize_away
  * measures normally. */
+/* The implausible-result rule on made-up epochs: under a quarter cycle an
+ * iteration at 6.5 GHz, or over 256 bytes a cycle for a byte unit. */
+static void test_implausible_rule(void)
+{
+    nb_bench *b = nb_bench_new();
+    nb_result *r;
+    char why[200], *text;
+    double per[5];
+    uint64_t it[5];
+    int i;
+    if (!CHECK(b != NULL))
+        return;
+    for (i = 0; i < 5; ++i)
+        it[i] = 1000000;
+    /* 0.03 ns an iteration: a fifth of a cycle at 6.5 GHz */
+    for (i = 0; i < 5; ++i)
+        per[i] = 0.03e-9;
+    r = make_result(nb_name(b, "fast"), per, it, 5);
+    if (!CHECK(r != NULL))
+        goto out;
+    CHECK(nb_result_implausible(r, why, sizeof why) == 1);
+    CHECKF(strcmp(why, "0.03 ns an iteration is under a quarter of a clock cycle at 6.5 GHz: "
+                       "was the op's work optimized away?") == 0, "%s", why);
+    text = render_rows(&r, 1, 0, 1); /* shown even with warnings suppressed */
+    CHECKF(text && strstr(text, "| :warning: `fast` (implausible: 0.03 ns an iteration")
+           != NULL, "%s", text ? text : "");
+    free(text);
+    nb_result_free(r);
+    /* 0.04 ns is over the quarter cycle (0.0385 ns): plausible as an op */
+    for (i = 0; i < 5; ++i)
+        per[i] = 0.04e-9;
+    r = make_result(nb_name(b, "ok"), per, it, 5);
+    if (!CHECK(r != NULL))
+        goto out;
+    CHECK(nb_result_implausible(r, why, sizeof why) == 0 && why[0] == '\0');
+    nb_result_free(r);
+    /* 4096 bytes in 0.53 ns: 7.7 TB/s, over 256 B x 6.5 GHz = 1.66 TB/s */
+    for (i = 0; i < 5; ++i)
+        per[i] = 0.53e-9;
+    r = make_result(nb_unit(nb_batch(nb_name(b, "copy"), 4096), "byte"), per, it, 5);
+    if (!CHECK(r != NULL))
+        goto out;
+    CHECK(nb_result_implausible(r, why, sizeof why) == 1);
+    CHECKF(strstr(why, "7.73e+03 GB/s is more than 256 bytes a cycle at 6.5 GHz") == why,
+           "%s", why);
+    text = render_rows(&r, 1, 0, 0);
+    CHECKF(text && strstr(text, ":warning: `copy` (implausible: 7.73e+03 GB/s") != NULL, "%s",
+           text ? text : "");
+    free(text);
+    nb_result_free(r);
+    /* the same time for 1000 bytes (1.9 TB/s) still is; 500 bytes (0.94 TB/s) is not; nor
+     * 4096 of another unit */
+    r = make_result(nb_batch(b, 1000), per, it, 5);
+    CHECK(r && nb_result_implausible(r, NULL, 0) == 1);
+    nb_result_free(r);
+    r = make_result(nb_batch(b, 500), per, it, 5);
+    CHECK(r && nb_result_implausible(r, NULL, 0) == 0);
+    nb_result_free(r);
+    r = make_result(nb_unit(nb_batch(b, 4096), "op"), per, it, 5);
+    CHECK(r && nb_result_implausible(r, why, sizeof why) == 0);
+    nb_result_free(r);
+    CHECK(nb_result_implausible(NULL, why, sizeof why) == 0);
+out:
+    nb_bench_free(b);
+}
+
+/* An op the compiler empties while keeping the loop: a 4 KB memcpy into a buffer of which
+ * only the first byte is read. Where this build emptied it (an optimized build without
+ * sanitizers: one load is left), the row says it is implausible; where it copies, not. */
+struct copy_arg {
+    unsigned char src[4096];
+    unsigned char dst[4096];
+};
+
+static void copy_op(void *arg)
+{
+    struct copy_arg *c = arg;
+    unsigned char local[4096];
+    memcpy(local, c->src, sizeof local);
+    nb_do_not_optimize_away(local[0]); /* keeps the loop, and one byte of the copy */
+}
+
+static void test_implausible_real(void)
+{
+    nb_bench *b = nb_bench_new();
+    struct copy_arg *c = calloc(1, sizeof *c);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out;
+    const nb_result *r;
+    double rate;
+    if (!CHECK(b != NULL && c != NULL))
+        goto done;
+    out = open_memstream(&text, &len);
+    if (!CHECK(out != NULL))
+        goto done;
+    nb_performance_counters(nb_output(b, out), 0);
+    nb_run(nb_unit(nb_batch(nb_name(b, "copy4k"), 4096), "byte"), copy_op, c);
+    fclose(out);
+    r = nb_result_at(b, 0);
+    rate = 4096 / nb_result_median(r, NB_ELAPSED);
+    printf("copy4k: %.3g GB/s\n", rate * 1e-9);
+    if (rate > NB_MAX_BYTES_PER_CYCLE * NB_MAX_CLOCK_HZ)
+        CHECKF(text && strstr(text, ":warning: `copy4k` (implausible: ") != NULL, "%s", text);
+    else
+        CHECKF(text && strstr(text, ":warning:") == NULL, "%s", text);
+done:
+    free(text);
+    free(c);
+    nb_bench_free(b);
+}
+
 static void test_real_optimized_away(void)
 {
     nb_bench *b = nb_bench_new();
@@ -2333,6 +2457,8 @@ int main(int argc, char **argv)
     test_do_not_optimize_away_forms();
     test_threads();
     test_real_optimized_away();
+    test_implausible_rule();
+    test_implausible_real();
     test_endless();
     test_alloc_failures();
     return check_finish();

@@ -683,11 +683,81 @@ static void test_errors(void)
     nb_bench_free(b);
 }
 
+/* nb_render_diag names the tag, its line and column, and why; "" on success. */
+static void test_diag(void)
+{
+    static const struct {
+        const char *tmpl, *want;
+    } cases[] = {
+        {"ok\n{{#result}}\n  {{median(elapsd)}}{{/result}}",
+         "line 3, column 3, tag '{{median(elapsd)}}': unknown tag"},
+        {"{{#result}}{{#measurement}}{{name}}{{/measurement}}{{/result}}",
+         "line 1, column 28, tag '{{name}}': inside {{#measurement}} only a measure name"},
+        {"a\nb {{name", "line 2, column 3, tag '{{name': no '}}' closes this tag"},
+        {"{{#result}}x", "line 1, column 1, tag '{{#result}}': this section is never closed"},
+        {"{{#result}}{{/measurement}}",
+         "line 1, column 12, tag '{{/measurement}}': does not close the open section "
+         "'{{#result}}'"},
+        {"{{/result}}", "line 1, column 1, tag '{{/result}}': closes a section that was never"},
+        {"{{%xml}}", "line 1, column 1, tag '{{%xml}}': unknown pragma"},
+        {"{{#foo}}{{/foo}}", "line 1, column 1, tag '{{#foo}}': unknown section"},
+        {"{{median(elapsed)}}",
+         "line 1, column 1, tag '{{median(elapsed)}}': outside {{#result}} this needs exactly "
+         "one result, and there are 2"},
+        {"{{#result}}{{context(nokey)}}{{/result}}",
+         "line 1, column 12, tag '{{context(nokey)}}': result 'a' has no context of that key"},
+    };
+    static const char *const names[] = {"a", "b"};
+    nb_bench *b = make_bench(names, 2);
+    char msg[200], tiny[8];
+    size_t i;
+    FILE *sink = fopen("/dev/null", "w");
+
+    if (!CHECK(b != NULL && sink != NULL))
+        goto out;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        int rc = nb_render_diag(cases[i].tmpl, b, sink, msg, sizeof msg);
+        CHECKF(rc == -1 && errno == EINVAL, "case %zu: rc %d", i, rc);
+        CHECKF(strncmp(msg, cases[i].want, strlen(cases[i].want)) == 0,
+               "case %zu: message '%s', want it to start '%s'", i, msg, cases[i].want);
+    }
+    /* a long tag is cut at 40 bytes, and a small buffer still ends in a NUL */
+    CHECK(nb_render_diag("{{#result}}{{abcdefghijklmnopqrstuvwxyzabcdefghijklmnop}}"
+                         "{{/result}}", b, sink, msg, sizeof msg) == -1);
+    CHECKF(strstr(msg, "tag '{{abcdefghijklmnopqrstuvwxyzabcdefghijkl...': unknown tag") != NULL,
+           "%s", msg);
+    memset(tiny, 'x', sizeof tiny);
+    CHECK(nb_render_diag("{{bogus}}", b, sink, tiny, sizeof tiny) == -1);
+    CHECK(strcmp(tiny, "line 1,") == 0);
+    CHECK(nb_render_diag("{{bogus}}", b, sink, NULL, 0) == -1 && errno == EINVAL);
+    strcpy(msg, "stale");
+    CHECK(nb_render_diag(nb_templ_json(), b, sink, msg, sizeof msg) == 0 && msg[0] == '\0');
+    CHECK(nb_render_diag(NULL, b, sink, msg, sizeof msg) == -1 &&
+          strcmp(msg, "the template is NULL") == 0);
+    {
+        FILE *full = fopen("/dev/full", "w");
+        if (full) {
+            CHECK(nb_render_diag(nb_templ_json(), b, full, msg, sizeof msg) == -1);
+            CHECKF(strncmp(msg, "writing the output failed: ", 27) == 0, "%s", msg);
+            fclose(full);
+        }
+    }
+    bb_alloc_fail_after(0);
+    CHECK(nb_render_diag(nb_templ_json(), b, sink, msg, sizeof msg) == -1);
+    bb_alloc_fail_after(-1);
+    CHECKF(strcmp(msg, "out of memory") == 0, "%s", msg);
+out:
+    if (sink)
+        fclose(sink);
+    nb_bench_free(b);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
     check_rng_init(argv[0]);
     test_validator();
+    test_diag();
     test_json();
     test_csv();
     test_html_pyperf();

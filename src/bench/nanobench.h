@@ -47,6 +47,11 @@ nb_bench *nb_title(nb_bench *b, const char *title);
 nb_bench *nb_name(nb_bench *b, const char *name);
 /* What one batch element is called ("byte": columns "ns/byte", "byte/s"). */
 nb_bench *nb_unit(nb_bench *b, const char *unit);
+/* The advice an unstable row (err% >= 5%) ends with, in place of the default
+ * "Increase `nb_min_epoch_iterations` to e.g. N": a program that sets epochs
+ * its own way names its own option ("Increase `-min-time` to e.g. 500").
+ * NULL or "": the default. Copied. */
+nb_bench *nb_unstable_advice(nb_bench *b, const char *advice);
 /* How many units one op call processes; per-unit columns divide by it.
  * Must be positive and finite; otherwise the setting stays as it was and
  * nb_get_error says -1. */
@@ -111,6 +116,7 @@ nb_bench *nb_drive(nb_bench *b, nb_epoch_driver next, void *ctx);
 const char *nb_get_title(const nb_bench *b);
 const char *nb_get_name(const nb_bench *b);
 const char *nb_get_unit(const nb_bench *b);
+const char *nb_get_unstable_advice(const nb_bench *b);   /* "" when the default */
 double      nb_get_batch(const nb_bench *b);
 int         nb_get_relative(const nb_bench *b);
 int         nb_get_performance_counters(const nb_bench *b);
@@ -270,6 +276,21 @@ double nb_result_median(const nb_result *r, nb_measure m);
 /* Median absolute percentage error of the epochs around the median,
  * 0.01 = 1%; NAN when !nb_result_has(r, m). */
 double nb_result_err(const nb_result *r, nb_measure m);
+
+/* Whether r's median is physically implausible, which means the compiler
+ * removed (part of) the op's work: 1 and a one-line reason in why (size
+ * bytes, terminated; why may be NULL) when
+ *  - an iteration took under a quarter of a clock cycle at NB_MAX_CLOCK_HZ
+ *    (no loop iteration is that short: its counter alone is a dependency
+ *    chain of one cycle), or
+ *  - the unit is "byte" (or "B", "bytes") and the rate is above
+ *    NB_MAX_BYTES_PER_CYCLE bytes a cycle at NB_MAX_CLOCK_HZ: more than any
+ *    core's load and store ports move together, from any cache level;
+ * 0 otherwise (also when r is NULL or has no epochs). The table marks such
+ * a row with :warning:, whatever NANOBENCH_SUPPRESS_WARNINGS says. */
+#define NB_MAX_CLOCK_HZ 6.5e9
+#define NB_MAX_BYTES_PER_CYCLE 256.0
+int nb_result_implausible(const nb_result *r, char *why, size_t size);
 
 /* The result's settings; for a NULL r (nb_result_at past the end) NULL, NaN
  * or 0, and every function below reports "not measured" (NaN, 0, -1). */
@@ -437,6 +458,12 @@ int    nb_bigo_print(FILE *out, const nb_bigo *fits, size_t count);
  * none) when writing failed: then part may have been written, so callers
  * that write files write to a temporary and rename. */
 int nb_render(const char *tmpl, const nb_bench *b, FILE *out);
+/* nb_render, and on failure a one-line message in msg (size bytes, always
+ * terminated when size > 0; msg may be NULL) that says which tag failed,
+ * where and why: "line 3, column 5, tag '{{median(elapsd)}}': unknown tag:
+ * ...", or "out of memory", or "writing the output failed: ...". On success
+ * msg holds "". Thread-safe: nothing is kept between calls. */
+int nb_render_diag(const char *tmpl, const nb_bench *b, FILE *out, char *msg, size_t size);
 const char *nb_templ_csv(void);
 const char *nb_templ_json(void);
 const char *nb_templ_html_boxplot(void);

@@ -44,6 +44,7 @@ void nb_config_free(nb_config *cfg)
     bb_free(cfg->name);
     bb_free(cfg->unit);
     bb_free(cfg->time_unit_name);
+    bb_free(cfg->advice);
     for (i = 0; i < cfg->context_count; ++i) {
         bb_free(cfg->context[i].key);
         bb_free(cfg->context[i].value);
@@ -56,12 +57,13 @@ int nb_config_copy(nb_config *dst, const nb_config *src)
 {
     size_t i;
     *dst = *src;
-    dst->title = dst->name = dst->unit = dst->time_unit_name = NULL;
+    dst->title = dst->name = dst->unit = dst->time_unit_name = dst->advice = NULL;
     dst->context = NULL;
     dst->context_count = 0;
     if (!(dst->title = dup_str(src->title)) || !(dst->name = dup_str(src->name)) ||
         !(dst->unit = dup_str(src->unit)) ||
-        !(dst->time_unit_name = dup_str(src->time_unit_name)))
+        !(dst->time_unit_name = dup_str(src->time_unit_name)) ||
+        !(dst->advice = dup_str(src->advice)))
         goto fail;
     if (src->context_count) {
         dst->context = bb_malloc_array(src->context_count, sizeof(*dst->context));
@@ -88,7 +90,7 @@ fail:
  * stdout) and what the getters report for a NULL bench (whose output is
  * NULL: it prints nothing). */
 static const nb_config defaults = {
-    "benchmark", "noname", "op", "ns",
+    "benchmark", "noname", "op", "ns", "",
     1e-9,           /* time_unit */
     1.0,            /* batch */
     -1.0,           /* complexity_n: unset */
@@ -154,6 +156,18 @@ nb_bench *nb_unit(nb_bench *b, const char *unit)
     if (b)
         set_str(b, &b->cfg.unit, unit);
     return b;
+}
+
+nb_bench *nb_unstable_advice(nb_bench *b, const char *advice)
+{
+    if (b)
+        set_str(b, &b->cfg.advice, advice);
+    return b;
+}
+
+const char *nb_get_unstable_advice(const nb_bench *b)
+{
+    return b ? b->cfg.advice : defaults.advice;
 }
 
 nb_bench *nb_batch(nb_bench *b, double batch)

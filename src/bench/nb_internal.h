@@ -20,6 +20,7 @@ typedef struct {
     char *name;
     char *unit;
     char *time_unit_name;
+    char *advice;              /* "": the unstable row's default advice */
     double time_unit;          /* seconds per time unit */
     double batch;
     double complexity_n;       /* < 0: unset */

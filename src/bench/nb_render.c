@@ -15,8 +15,61 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- error messages ---- */
+
+/* Where the first error's message goes (msg NULL: nowhere), and the
+ * template, so that a message can say on which line a tag sits. */
+typedef struct {
+    char *msg;
+    size_t size;
+    const char *tmpl;
+    int set;
+} rerr;
+
+/* Records the first error only: "line L, column C, tag '{{...}}': what". at
+ * points into the template (NULL: no position); tag_len is how much of it to
+ * quote (at most 40 bytes, printable ASCII only). */
+static void err_at(rerr *e, const char *at, size_t tag_len, const char *fmt, ...)
+{
+    size_t line = 1, col = 1, used = 0, i;
+    const char *p;
+    va_list ap;
+    int n;
+
+    if (!e || !e->msg || e->size == 0 || e->set)
+        return;
+    e->set = 1;
+    if (at) {
+        for (p = e->tmpl; p < at; ++p) {
+            if (*p == '\n') {
+                ++line;
+                col = 1;
+            } else {
+                ++col;
+            }
+        }
+        n = snprintf(e->msg, e->size, "line %zu, column %zu, tag '", line, col);
+        used = n > 0 ? (size_t)n : 0;
+        for (i = 0; i < tag_len && i < 40 && used + 1 < e->size; ++i) {
+            unsigned char c = (unsigned char)at[i];
+            e->msg[used++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+        }
+        if (used < e->size) {
+            n = snprintf(e->msg + used, e->size - used, "%s': ", i < tag_len ? "..." : "");
+            used += n > 0 ? (size_t)n : 0;
+        }
+    }
+    if (used < e->size) {
+        va_start(ap, fmt);
+        vsnprintf(e->msg + used, e->size - used, fmt, ap);
+        va_end(ap);
+    }
+    e->msg[e->size - 1] = '\0';
+}
 
 /* ---- output buffer ---- */
 
@@ -60,6 +113,8 @@ typedef struct {
     enum tok_kind kind;
     const char *s; /* text, or the tag's name with the sigil and spaces removed */
     size_t len;
+    const char *tag; /* the whole tag, from its "{{" */
+    size_t tag_len;
     size_t close;  /* T_OPEN/T_INVERTED: index of the matching T_CLOSE */
 } token;
 
@@ -78,7 +133,7 @@ static int is_space(char c)
 /* Splits tmpl into tokens (comments and pragmas dropped, pragmas applied to
  * *mode). Returns the count, or (size_t)-1 on an unterminated tag, an empty
  * tag or an unknown pragma, (size_t)-2 when out of memory. */
-static size_t tokenize(const char *tmpl, token **out, enum mode *mode)
+static size_t tokenize(const char *tmpl, token **out, enum mode *mode, rerr *err)
 {
     size_t max = 1, n = 0;
     const char *p;
@@ -87,8 +142,10 @@ static size_t tokenize(const char *tmpl, token **out, enum mode *mode)
     for (p = tmpl; (p = strstr(p, "{{")) != NULL; p += 2)
         max += 2;
     t = bb_malloc_array(max, sizeof *t);
-    if (!t)
+    if (!t) {
+        err_at(err, NULL, 0, "out of memory");
         return (size_t)-2;
+    }
 
     p = tmpl;
     for (;;) {
@@ -97,19 +154,23 @@ static size_t tokenize(const char *tmpl, token **out, enum mode *mode)
         if (!open) {
             if (*p) {
                 t[n].kind = T_TEXT;
-                t[n].s = p;
-                t[n++].len = strlen(p);
+                t[n].s = t[n].tag = p;
+                t[n].len = t[n].tag_len = strlen(p);
+                t[n++].close = 0;
             }
             break;
         }
         if (open > p) {
             t[n].kind = T_TEXT;
-            t[n].s = p;
-            t[n++].len = (size_t)(open - p);
+            t[n].s = t[n].tag = p;
+            t[n].len = t[n].tag_len = (size_t)(open - p);
+            t[n++].close = 0;
         }
         close = strstr(open + 2, "}}");
-        if (!close)
+        if (!close) {
+            err_at(err, open, strcspn(open, "\n"), "no '}}' closes this tag");
             goto bad;
+        }
         p = close + 2;
         b = open + 2;
         e = close;
@@ -125,8 +186,10 @@ static size_t tokenize(const char *tmpl, token **out, enum mode *mode)
         }
         while (e > b && is_space(e[-1]))
             --e;
-        if (b == e)
+        if (b == e) {
+            err_at(err, open, (size_t)(p - open), "empty tag");
             goto bad;
+        }
         if (sigil == '%') {
             size_t len = (size_t)(e - b);
             if (len == 4 && memcmp(b, "json", 4) == 0)
@@ -135,14 +198,19 @@ static size_t tokenize(const char *tmpl, token **out, enum mode *mode)
                 *mode = M_CSV;
             else if (len == 3 && memcmp(b, "raw", 3) == 0)
                 *mode = M_RAW;
-            else
+            else {
+                err_at(err, open, (size_t)(p - open),
+                       "unknown pragma (json, csv and raw are known)");
                 goto bad;
+            }
             continue;
         }
         t[n].kind = sigil == '#' ? T_OPEN : sigil == '^' ? T_INVERTED
                   : sigil == '/' ? T_CLOSE : T_VALUE;
         t[n].s = b;
         t[n].len = (size_t)(e - b);
+        t[n].tag = open;
+        t[n].tag_len = (size_t)(p - open);
         t[n++].close = 0;
     }
     *out = t;
@@ -271,7 +339,7 @@ static int is_first_last(const token *t)
 /* Checks tokens [i, end) in layer ly, depth sections deep; matches closes to
  * opens. Returns the index after the last consumed token, or (size_t)-1. */
 static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *opener,
-                    int depth)
+                    int depth, rerr *err)
 {
     while (i < n) {
         token *k = &t[i];
@@ -282,9 +350,16 @@ static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *op
             call c;
             nb_measure m;
             if (ly == L_MEAS) {
-                if (measure_of(k->s, k->len, &m))
+                if (measure_of(k->s, k->len, &m)) {
+                    err_at(err, k->tag, k->tag_len, "inside {{#measurement}} only a measure "
+                           "name is known (elapsed, iterations, pagefaults, cpucycles, "
+                           "contextswitches, instructions, branchinstructions, "
+                           "branchmisses)");
                     return (size_t)-1;
+                }
             } else if (!is_config_tag(k) && !is_string_tag(k) && parse_call(k, &c)) {
+                err_at(err, k->tag, k->tag_len, "unknown tag: not a setting, title, name, "
+                       "unit or a call such as median(elapsed) with a known measure");
                 return (size_t)-1;
             }
             break;
@@ -299,11 +374,23 @@ static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *op
                 inner = L_RESULT;
             else if (k->kind == T_OPEN && name_is(k, "measurement") && ly != L_MEAS)
                 inner = L_MEAS;
-            else
+            else {
+                err_at(err, k->tag, k->tag_len, "%s",
+                       is_first_last(k) ? "-first and -last select inside a {{#result}} or "
+                                          "{{#measurement}} section only"
+                       : name_is(k, "result") ? "{{#result}} opens at the top only, once "
+                                                "per level"
+                       : name_is(k, "measurement") ? "{{#measurement}} inside "
+                                                     "{{#measurement}}"
+                       : "unknown section (result, measurement, -first and -last are known)");
                 return (size_t)-1;
-            if (depth >= NB_MAX_NESTING)
+            }
+            if (depth >= NB_MAX_NESTING) {
+                err_at(err, k->tag, k->tag_len, "sections nest deeper than %d",
+                       NB_MAX_NESTING);
                 return (size_t)-1;
-            after = check(t, i + 1, n, inner, k, depth + 1);
+            }
+            after = check(t, i + 1, n, inner, k, depth + 1, err);
             if (after == (size_t)-1)
                 return after;
             k->close = after - 1;
@@ -311,13 +398,23 @@ static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *op
             continue;
         }
         case T_CLOSE:
-            if (!opener || opener->len != k->len || memcmp(opener->s, k->s, k->len) != 0)
+            if (!opener) {
+                err_at(err, k->tag, k->tag_len, "closes a section that was never opened");
                 return (size_t)-1;
+            }
+            if (opener->len != k->len || memcmp(opener->s, k->s, k->len) != 0) {
+                err_at(err, k->tag, k->tag_len, "does not close the open section "
+                       "'{{%c%.*s}}'", opener->kind == T_OPEN ? '#' : '^',
+                       (int)(opener->len < 40 ? opener->len : 40), opener->s);
+                return (size_t)-1;
+            }
             return i + 1;
         }
         ++i;
     }
-    return opener ? (size_t)-1 : i; /* an opener here was never closed */
+    if (opener) /* an opener here was never closed */
+        err_at(err, opener->tag, opener->tag_len, "this section is never closed");
+    return opener ? (size_t)-1 : i;
 }
 
 /* ---- values ---- */
@@ -326,6 +423,7 @@ typedef struct {
     const nb_bench *bench;
     obuf *o;
     enum mode mode;
+    rerr *err;
 } render_ctx;
 
 /* Shortest of %.15g..%.17g that reads back as v, with the decimal point a
@@ -519,8 +617,11 @@ static int put_result_value(render_ctx *x, const nb_result *r, const token *t)
         /* Looked up in place, by length: a key of any length that
          * nb_context accepted can be read back. */
         const char *val = nb_result_context_len(r, c.arg, c.arg_len);
-        if (!val)
-            return -1; /* as nanobench: an unset key is an error */
+        if (!val) { /* as nanobench: an unset key is an error */
+            err_at(x->err, t->tag, t->tag_len, "result '%s' has no context of that key",
+                   nb_result_name(r) ? nb_result_name(r) : "");
+            return -1;
+        }
         put_string(x, val);
         break;
     }
@@ -589,6 +690,12 @@ static int render_range(render_ctx *x, const token *t, size_t i, size_t end, enu
 
 int nb_render(const char *tmpl, const nb_bench *b, FILE *out)
 {
+    return nb_render_diag(tmpl, b, out, NULL, 0);
+}
+
+int nb_render_diag(const char *tmpl, const nb_bench *b, FILE *out, char *msg, size_t size)
+{
+    rerr err;
     token *t = NULL;
     size_t n, count;
     enum mode mode = M_RAW;
@@ -597,21 +704,32 @@ int nb_render(const char *tmpl, const nb_bench *b, FILE *out)
     const nb_result *top;
     int rc = -1, why = EINVAL; /* errno on failure, unless the buffer or a write failed */
 
+    err.msg = msg;
+    err.size = size;
+    err.tmpl = tmpl;
+    err.set = 0;
+    if (msg && size)
+        msg[0] = '\0';
     if (!tmpl || !b || !out) {
+        err_at(&err, NULL, 0, "%s is NULL", !tmpl ? "the template" : !b ? "the bench"
+                                                                         : "the output");
         errno = EINVAL;
         return -1;
     }
-    n = tokenize(tmpl, &t, &mode);
+    n = tokenize(tmpl, &t, &mode, &err);
     if (n == (size_t)-1 || n == (size_t)-2) {
         errno = n == (size_t)-2 ? ENOMEM : EINVAL;
         return -1;
     }
-    if (check(t, 0, n, L_TOP, NULL, 0) != n)
+    if (check(t, 0, n, L_TOP, NULL, 0, &err) != n) {
+        err_at(&err, NULL, 0, "malformed template"); /* when no message was set above */
         goto done;
+    }
 
     x.bench = b;
     x.o = &o;
     x.mode = mode;
+    x.err = &err;
     /* At the top, nanobench lets every result tag through when there is
      * exactly one result; otherwise only config tags, from the last result. */
     count = nb_result_count(b);
@@ -627,8 +745,11 @@ int nb_render(const char *tmpl, const nb_bench *b, FILE *out)
                 break;
             else if (t[i].kind == T_OPEN || t[i].kind == T_INVERTED)
                 i = t[i].close;
-        if (i < n)
+        if (i < n) {
+            err_at(&err, t[i].tag, t[i].tag_len, "outside {{#result}} this needs exactly one "
+                   "result, and there are %zu", count);
             goto done;
+        }
         if (render_range(&x, t, 0, n, L_TOP, top, 0, count))
             goto done;
     }
@@ -639,9 +760,16 @@ int nb_render(const char *tmpl, const nb_bench *b, FILE *out)
         why = errno ? errno : EIO;
     else
         rc = 0;
+    if (rc != 0)
+        err_at(&err, NULL, 0, "writing the output failed: %s", strerror(why));
 done:
-    if (o.failed)
+    if (o.failed) {
         why = ENOMEM; /* the output buffer could not grow: the error behind a failed render */
+        err.set = 0;
+        err_at(&err, NULL, 0, "out of memory");
+    } else if (rc != 0) {
+        err_at(&err, NULL, 0, "rendering failed"); /* only when nothing more precise was said */
+    }
     bb_free(o.p);
     bb_free(t);
     if (rc != 0)

@@ -9,6 +9,7 @@
 #include "util/alloc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,6 +204,49 @@ const char *nb_result_unit(const nb_result *r) { return r ? r->cfg.unit : NULL; 
 double nb_result_batch(const nb_result *r) { return r ? r->cfg.batch : NAN; }
 double nb_result_complexity_n(const nb_result *r) { return r ? r->cfg.complexity_n : NAN; }
 size_t nb_result_epoch_count(const nb_result *r) { return r ? r->count : 0; }
+
+/* v with 3 significant digits and a '.' whatever the locale says. */
+static void format3(char *buf, size_t size, double v)
+{
+    snprintf(buf, size, "%.3g", v);
+    nb_c_decimal_point(buf);
+}
+
+int nb_result_implausible(const nb_result *r, char *why, size_t size)
+{
+    double per_iter, bytes_per_s;
+    char value[32], ghz[32];
+    const char *u;
+
+    if (why && size)
+        why[0] = '\0';
+    if (!r || r->count == 0)
+        return 0;
+    per_iter = nb_result_median(r, NB_ELAPSED);
+    if (!(per_iter >= 0))
+        return 0;
+    format3(ghz, sizeof ghz, NB_MAX_CLOCK_HZ * 1e-9);
+    if (per_iter < 0.25 / NB_MAX_CLOCK_HZ) {
+        format3(value, sizeof value, per_iter * 1e9);
+        if (why && size)
+            snprintf(why, size, "%s ns an iteration is under a quarter of a clock cycle at "
+                     "%s GHz: was the op's work optimized away?", value, ghz);
+        return 1;
+    }
+    u = r->cfg.unit ? r->cfg.unit : "";
+    if (strcmp(u, "byte") != 0 && strcmp(u, "bytes") != 0 && strcmp(u, "B") != 0)
+        return 0;
+    bytes_per_s = r->cfg.batch / per_iter;
+    if (bytes_per_s > NB_MAX_BYTES_PER_CYCLE * NB_MAX_CLOCK_HZ) {
+        format3(value, sizeof value, bytes_per_s * 1e-9);
+        if (why && size)
+            snprintf(why, size, "%s GB/s is more than %d bytes a cycle at %s GHz, beyond "
+                     "what a core moves: was the op's work optimized away?", value,
+                     (int)NB_MAX_BYTES_PER_CYCLE, ghz);
+        return 1;
+    }
+    return 0;
+}
 
 int nb_result_config(const nb_result *r, const char *tag, double *value)
 {

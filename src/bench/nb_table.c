@@ -290,6 +290,7 @@ int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned
     size_t n = columns(c, r, first, mask), i;
     uint64_t hash = UINT64_C(14695981039346656037);
     char num[NB_NUMBER_MAX];  /* a batch of 1e-300 makes a 300-digit ns/op */
+    char why[200];
     double err;
     for (i = 0; i < n; ++i)
         hash = fnv1a("|", fnv1a(c[i].title[2], fnv1a(c[i].title[1],
@@ -345,14 +346,21 @@ int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned
     }
     fputs("| ", out);
     err = nb_result_err(r, NB_ELAPSED);
-    if (err >= 0.05 && !suppress_unstable) {
+    if (nb_result_implausible(r, why, sizeof why)) {
+        fputs(":warning: ", out);
+        put_code(out, r->cfg.name);
+        fprintf(out, " (implausible: %s)", why);
+    } else if (err >= 0.05 && !suppress_unstable) {
         double avg = nb_result_sum(r, NB_ITERATIONS) / (double)r->count;
         double more = avg * 10 + 0.5;
         fputs(":wavy_dash: ", out);
         put_code(out, r->cfg.name);
         nb_format_number(num, sizeof(num), 1, 1, avg);
-        fprintf(out, " (Unstable with ~%s iters. Increase `minEpochIterations` to e.g. %llu)",
-                num, more < 0x1p64 ? (unsigned long long)more : ULLONG_MAX);
+        if (r->cfg.advice && r->cfg.advice[0])
+            fprintf(out, " (Unstable with ~%s iters. %s)", num, r->cfg.advice);
+        else
+            fprintf(out, " (Unstable with ~%s iters. Increase `nb_min_epoch_iterations` to "
+                    "e.g. %llu)", num, more < 0x1p64 ? (unsigned long long)more : ULLONG_MAX);
     } else {
         put_code(out, r->cfg.name);
     }

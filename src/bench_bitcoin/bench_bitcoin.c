@@ -219,6 +219,14 @@ static void configure(nb_bench *b, const nb_bench *d, const bench_options *o, co
     nb_time_unit(b, nb_get_time_unit(d), nb_get_time_unit_name(d));
     nb_clock_resolution_multiple(b, nb_get_clock_resolution_multiple(d));
     nb_clear_context(b);
+    {
+        /* The harness's own advice names its C setter; ours is the option. */
+        char advice[96];
+        double ms = o->min_time_ns > 0 ? o->min_time_ns * 1e-6 : 50.0;
+        snprintf(advice, sizeof advice, "Increase `-min-time` to e.g. %.15g",
+                 ms * 10 < 1e6 ? ms * 10 : 1e6);
+        nb_unstable_advice(b, advice);
+    }
     if (o->sanity_check) {
         nb_output(b, NULL);
         nb_epochs(b, 1);
