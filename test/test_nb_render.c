@@ -299,7 +299,7 @@ static void test_csv(void)
     /* names with line breaks are quoted, so one record per result */
     CHECKF(s && csv_records(s, 10) == (long)HARD_COUNT + 1, "CSV:\n%s", s ? s : "(null)");
     if (s) {
-        static const char *head = "title;name;unit;batch;elapsed;error %;instructions;"
+        static const char *head = "title;name;unit;batch;elapsed;error fraction;instructions;"
                                   "branches;branch misses;total\nbenchmark;plain;op;1;";
         CHECK(strncmp(s, head, strlen(head)) == 0);
         CHECK(strstr(s, "\"quote \"\" backslash \\ newline \n tab \t end\"") != NULL);
@@ -321,29 +321,60 @@ static void test_html_pyperf(void)
 
     if (!CHECK(b != NULL && one != NULL))
         goto out;
-    s = render(nb_templ_html_boxplot(), b, &rc);
+    s = render(nb_templ_html(), b, &rc);
+    CHECK(nb_templ_html_boxplot() == nb_templ_html());
     CHECK(rc == 0);
     if (s) {
-        CHECK(strstr(s, "Plotly.newPlot") != NULL);
-        CHECK(count_substr(s, "y: [") == HARD_COUNT);
+        const char *open = strstr(s, "<script id=\"nb-data\" type=\"application/json\">\n");
+        const char *close = open ? strstr(open, "</script>") : NULL;
+        CHECK(count_substr(s, "\"epochs\": [") == HARD_COUNT);
         CHECK(count_substr(s, "</script>") == 2); /* only the template's own */
-        CHECK(strstr(s, "name: \"plain\",") != NULL);
-        CHECK(strstr(s, "var title = \"benchmark\";") != NULL);
+        CHECK(strstr(s, "\"name\": \"plain\",") != NULL);
+        /* self-contained: nothing loaded from anywhere */
+        CHECK(strstr(s, "<script src") == NULL && strstr(s, "<link") == NULL &&
+              strstr(s, "https:") == NULL && strstr(s, "cdn") == NULL);
+        /* the data block is JSON */
+        if (CHECK(open && close)) {
+            size_t len = (size_t)(close - open) - strlen("<script id=\"nb-data\" "
+                                                         "type=\"application/json\">\n");
+            char *json = malloc(len + 1);
+            if (CHECK(json != NULL)) {
+                memcpy(json, close - len, len);
+                json[len] = '\0';
+                CHECKF(json_valid(json), "report data:\n%s", json);
+                free(json);
+            }
+        }
     }
     free(s);
 
-    /* pyperf: one result only, as in nanobench */
+    /* pyperf: a suite, one benchmark per result named by it, one run per epoch whose loops
+     * are the epoch's iterations and whose value is the time per inner loop (the batch) */
     s = render(nb_templ_pyperf(), b, &rc);
-    CHECK(rc == -1);
+    CHECK(rc == 0);
+    CHECKF(s && json_valid(s), "pyperf:\n%s", s ? s : "(null)");
+    if (s) {
+        CHECK(count_substr(s, "{\"metadata\": {\"loops\": 1000}, \"values\": [") ==
+              HARD_COUNT * EPOCHS);
+        CHECK(count_substr(s, "\"inner_loops\": 1\n") == HARD_COUNT);
+        CHECK(strstr(s, "\"name\": \"plain\",") != NULL);
+        CHECK(count_substr(s, "\"unit\": \"second\"") == HARD_COUNT);
+    }
     free(s);
     s = render(nb_templ_pyperf(), one, &rc);
     CHECK(rc == 0);
     CHECKF(s && json_valid(s), "pyperf:\n%s", s ? s : "(null)");
+    free(s);
+
+    /* Google Benchmark: an iteration entry per epoch, then three aggregates per result */
+    s = render(nb_templ_gbench(), b, &rc);
+    CHECK(rc == 0);
+    CHECKF(s && json_valid(s), "gbench:\n%s", s ? s : "(null)");
     if (s) {
-        char want[64];
-        snprintf(want, sizeof want, "\"loops\": %d,", EPOCHS * 1000);
-        CHECK(strstr(s, want) != NULL);
-        CHECK(strstr(s, "\"unit\": \"second\"") != NULL);
+        CHECK(count_substr(s, "\"run_type\": \"iteration\"") == HARD_COUNT * EPOCHS);
+        CHECK(count_substr(s, "\"run_type\": \"aggregate\"") == HARD_COUNT * 3);
+        CHECK(strstr(s, "\"name\": \"plain_median\",") != NULL);
+        CHECK(count_substr(s, "\"iterations\": 1000,") == HARD_COUNT * EPOCHS);
     }
     free(s);
 out:
@@ -568,7 +599,9 @@ static void test_malformed(void)
         "{{#result}}{{median(elapsed, iterations)}}{{/result}}",
         "{{#result}}{{sumProduct(elapsed)}}{{/result}}",
         "{{#result}}{{median elapsed}}{{/result}}",
-        "{{#result}}{{#measurement}}{{name}}{{/measurement}}{{/result}}",
+        "{{#result}}{{#measurement}}{{bogus}}{{/measurement}}{{/result}}",
+        "{{#result}}{{perUnit(elapsed)}}{{/result}}",    /* an epoch's value, outside */
+        "{{#result}}{{#measurement}}{{perUnit(bogus)}}{{/measurement}}{{/result}}",
         "{{#result}}{{#measurement}}{{#measurement}}{{/measurement}}{{/measurement}}{{/result}}",
         "{{#result}}{{#result}}{{/result}}{{/result}}",
         "{{#foo}}{{/foo}}",                              /* unknown section */
@@ -691,8 +724,10 @@ static void test_diag(void)
     } cases[] = {
         {"ok\n{{#result}}\n  {{median(elapsd)}}{{/result}}",
          "line 3, column 3, tag '{{median(elapsd)}}': unknown tag"},
-        {"{{#result}}{{#measurement}}{{name}}{{/measurement}}{{/result}}",
-         "line 1, column 28, tag '{{name}}': inside {{#measurement}} only a measure name"},
+        {"{{#result}}{{#measurement}}{{nme}}{{/measurement}}{{/result}}",
+         "line 1, column 28, tag '{{nme}}': inside {{#measurement}} a tag is a measure name"},
+        {"{{#result}}{{perUnit(elapsed)}}{{/result}}",
+         "line 1, column 12, tag '{{perUnit(elapsed)}}': perUnit(...) is an epoch's value"},
         {"a\nb {{name", "line 2, column 3, tag '{{name': no '}}' closes this tag"},
         {"{{#result}}x", "line 1, column 1, tag '{{#result}}': this section is never closed"},
         {"{{#result}}{{/measurement}}",
@@ -752,12 +787,92 @@ out:
     nb_bench_free(b);
 }
 
+/* Inside {{#measurement}}: the result's own tags, perUnit(m) (the epoch's value over the
+ * batch); at the result: standardDeviation(m), and innerLoops (the batch, a whole number). */
+static void test_measurement_extras(void)
+{
+    static const char *const names[] = {"a"};
+    nb_bench *b = make_bench(names, 1);
+    char msg[200];
+    int rc = -1;
+    char *s;
+    size_t i;
+    double mean = 0, ss = 0, sd;
+    FILE *sink = fopen("/dev/null", "w");
+    if (!CHECK(b != NULL && sink != NULL))
+        goto out;
+    s = render("{{#result}}{{#measurement}}{{name}}/{{batch}}:{{perUnit(iterations)}} "
+               "{{/measurement}}{{/result}}", b, &rc);
+    CHECKF(rc == 0 && s && strstr(s, "a/1:1000 a/1:1000 ") == s, "%s", s ? s : "(null)");
+    free(s);
+    /* the sample standard deviation of the epochs' per-iteration times */
+    for (i = 0; i < EPOCHS; ++i)
+        mean += nb_result_epoch(nb_result_at(b, 0), NB_ELAPSED, i) / EPOCHS;
+    for (i = 0; i < EPOCHS; ++i) {
+        double d = nb_result_epoch(nb_result_at(b, 0), NB_ELAPSED, i) - mean;
+        ss += d * d;
+    }
+    sd = sqrt(ss / (EPOCHS - 1));
+    s = render("{{standardDeviation(elapsed)}}", b, &rc);
+    CHECKF(rc == 0 && s && fabs(strtod(s, NULL) - sd) <= 1e-12 * sd + 1e-300, "%s vs %g",
+           s ? s : "(null)", sd);
+    free(s);
+    s = render("{{standardDeviation(instructions)}}", b, &rc); /* not measured: empty raw */
+    CHECK(rc == 0 && s && strcmp(s, "nan") == 0);
+    free(s);
+    s = render("{{innerLoops}}", b, &rc);
+    CHECK(rc == 0 && s && strcmp(s, "1") == 0);
+    free(s);
+    /* {{%timeunit}}: times in the result's time unit (ns by default), other values as they
+     * are; {{timeUnit}} names it */
+    {
+        double med = nb_result_median(nb_result_at(b, 0), NB_ELAPSED);
+        char want[120];
+        s = render("{{%timeunit}}{{median(elapsed)}} {{median(iterations)}} {{timeUnit}} "
+                   "{{#measurement}}{{#-first}}{{elapsed}}{{/-first}}{{/measurement}}", b, &rc);
+        snprintf(want, sizeof want, " 1000 ns ");
+        CHECKF(rc == 0 && s && fabs(strtod(s, NULL) - med * 1e9) <= 1e-9 * med * 1e9 &&
+               strstr(s, want) != NULL, "%s (median %g s)", s ? s : "(null)", med);
+        free(s);
+    }
+    /* {{implausible}}: "" for a plausible result, nb_result_implausible's reason otherwise
+     * (an increment is not a gigabyte) */
+    s = render("[{{implausible}}]", b, &rc);
+    CHECK(rc == 0 && s && strcmp(s, "[]") == 0);
+    free(s);
+    nb_run(nb_unit(nb_batch(nb_name(b, "giga"), 1e9), "byte"), op_inc, NULL);
+    s = render("{{#result}}[{{implausible}}]{{/result}}", b, &rc);
+    CHECKF(rc == 0 && s && strncmp(s, "[][", 3) == 0 &&
+           strstr(s, " GB/s is more than 256 bytes a cycle at 6.5 GHz") != NULL, "%s",
+           s ? s : "(null)");
+    free(s);
+    nb_bench_free(b);
+    b = nb_bench_new();
+    if (!CHECK(b != NULL))
+        goto out;
+    nb_output(nb_performance_counters(nb_epochs(b, 3), 0), NULL);
+    nb_run(nb_batch(nb_epoch_iterations(nb_name(b, "half"), 10), 2.5), op_inc, NULL);
+    s = render("{{#result}}{{#measurement}}{{perUnit(iterations)}} {{/measurement}}{{/result}}",
+               b, &rc);
+    CHECKF(rc == 0 && s && strcmp(s, "4 4 4 ") == 0, "%s", s ? s : "(null)");
+    free(s);
+    CHECK(nb_render_diag("x{{innerLoops}}", b, sink, msg, sizeof msg) == -1);
+    CHECKF(strcmp(msg, "line 1, column 2, tag '{{innerLoops}}': the batch 2.5 is not a whole "
+                       "number >= 1, which an inner loop count must be") == 0, "%s", msg);
+    CHECK(nb_render(nb_templ_pyperf(), b, sink) == -1 && errno == EINVAL);
+out:
+    if (sink)
+        fclose(sink);
+    nb_bench_free(b);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
     check_rng_init(argv[0]);
     test_validator();
     test_diag();
+    test_measurement_extras();
     test_json();
     test_csv();
     test_html_pyperf();

@@ -466,8 +466,10 @@ int nb_render(const char *tmpl, const nb_bench *b, FILE *out);
 int nb_render_diag(const char *tmpl, const nb_bench *b, FILE *out, char *msg, size_t size);
 const char *nb_templ_csv(void);
 const char *nb_templ_json(void);
-const char *nb_templ_html_boxplot(void);
-const char *nb_templ_pyperf(void);
+const char *nb_templ_html(void);         /* a self-contained HTML report */
+const char *nb_templ_html_boxplot(void); /* the same report (nanobench's name) */
+const char *nb_templ_pyperf(void);   /* pyperf's JSON; needs a whole-number batch */
+const char *nb_templ_gbench(void);   /* Google Benchmark's JSON (compare.py reads it) */
 
 #ifdef __cplusplus
 }

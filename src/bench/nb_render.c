@@ -133,7 +133,8 @@ static int is_space(char c)
 /* Splits tmpl into tokens (comments and pragmas dropped, pragmas applied to
  * *mode). Returns the count, or (size_t)-1 on an unterminated tag, an empty
  * tag or an unknown pragma, (size_t)-2 when out of memory. */
-static size_t tokenize(const char *tmpl, token **out, enum mode *mode, rerr *err)
+static size_t tokenize(const char *tmpl, token **out, enum mode *mode, int *in_time_unit,
+                       rerr *err)
 {
     size_t max = 1, n = 0;
     const char *p;
@@ -198,9 +199,11 @@ static size_t tokenize(const char *tmpl, token **out, enum mode *mode, rerr *err
                 *mode = M_CSV;
             else if (len == 3 && memcmp(b, "raw", 3) == 0)
                 *mode = M_RAW;
+            else if (len == 8 && memcmp(b, "timeunit", 8) == 0)
+                *in_time_unit = 1;
             else {
                 err_at(err, open, (size_t)(p - open),
-                       "unknown pragma (json, csv and raw are known)");
+                       "unknown pragma (json, csv, raw and timeunit are known)");
                 goto bad;
             }
             continue;
@@ -227,7 +230,7 @@ enum layer { L_TOP, L_RESULT, L_MEAS };
 static const char *const config_tags[] = {
     "batch", "complexityN", "epochs", "clockResolution", "clockResolutionMultiple",
     "maxEpochTime", "minEpochTime", "minEpochIterations", "epochIterations", "warmup",
-    "relative",
+    "relative", "innerLoops",
 };
 #define CONFIG_TAG_COUNT (sizeof config_tags / sizeof config_tags[0])
 
@@ -242,7 +245,8 @@ static int is_config_tag(const token *t)
 
 static int is_string_tag(const token *t)
 {
-    return name_is(t, "title") || name_is(t, "name") || name_is(t, "unit");
+    return name_is(t, "title") || name_is(t, "name") || name_is(t, "unit") ||
+           name_is(t, "timeUnit") || name_is(t, "implausible");
 }
 
 static int measure_of(const char *s, size_t len, nb_measure *m)
@@ -256,7 +260,7 @@ static int measure_of(const char *s, size_t len, nb_measure *m)
 }
 
 enum fn_kind { F_NONE, F_MEDIAN, F_AVERAGE, F_MDAPE, F_SUM, F_MIN, F_MAX, F_SUMPRODUCT,
-               F_CONTEXT };
+               F_CONTEXT, F_STDDEV, F_PER_UNIT };
 
 /* A parsed call such as "sumProduct(iterations, elapsed)". */
 typedef struct {
@@ -283,7 +287,7 @@ static int parse_call(const token *t, call *c)
     } fns[] = {
         {"median", F_MEDIAN}, {"average", F_AVERAGE}, {"medianAbsolutePercentError", F_MDAPE},
         {"sum", F_SUM}, {"minimum", F_MIN}, {"maximum", F_MAX}, {"sumProduct", F_SUMPRODUCT},
-        {"context", F_CONTEXT},
+        {"context", F_CONTEXT}, {"standardDeviation", F_STDDEV}, {"perUnit", F_PER_UNIT},
     };
     const char *end = t->s + t->len, *lp = memchr(t->s, '(', t->len), *b, *e, *comma;
     size_t i, fl;
@@ -350,16 +354,22 @@ static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *op
             call c;
             nb_measure m;
             if (ly == L_MEAS) {
-                if (measure_of(k->s, k->len, &m)) {
-                    err_at(err, k->tag, k->tag_len, "inside {{#measurement}} only a measure "
-                           "name is known (elapsed, iterations, pagefaults, cpucycles, "
+                if (measure_of(k->s, k->len, &m) && !is_config_tag(k) && !is_string_tag(k) &&
+                    (parse_call(k, &c) || c.fn != F_PER_UNIT)) {
+                    err_at(err, k->tag, k->tag_len, "inside {{#measurement}} a tag is a "
+                           "measure name (elapsed, iterations, pagefaults, cpucycles, "
                            "contextswitches, instructions, branchinstructions, "
-                           "branchmisses)");
+                           "branchmisses), perUnit(measure), or a setting, title, name or "
+                           "unit of the result");
                     return (size_t)-1;
                 }
             } else if (!is_config_tag(k) && !is_string_tag(k) && parse_call(k, &c)) {
                 err_at(err, k->tag, k->tag_len, "unknown tag: not a setting, title, name, "
                        "unit or a call such as median(elapsed) with a known measure");
+                return (size_t)-1;
+            } else if (!is_config_tag(k) && !is_string_tag(k) && c.fn == F_PER_UNIT) {
+                err_at(err, k->tag, k->tag_len, "perUnit(...) is an epoch's value: use it "
+                       "inside {{#measurement}}");
                 return (size_t)-1;
             }
             break;
@@ -423,8 +433,19 @@ typedef struct {
     const nb_bench *bench;
     obuf *o;
     enum mode mode;
+    int in_time_unit; /* {{%timeunit}}: times in the result's time unit, not seconds */
     rerr *err;
 } render_ctx;
+
+/* v, a value of measure m (or of m2 too, for sumProduct) of r: a time is written in r's time
+ * unit under {{%timeunit}}, in seconds otherwise. */
+static double in_unit(const render_ctx *x, const nb_result *r, nb_measure m, nb_measure m2,
+                      double v)
+{
+    if (x->in_time_unit && (m == NB_ELAPSED || m2 == NB_ELAPSED) && r->cfg.time_unit > 0)
+        return v / r->cfg.time_unit;
+    return v;
+}
 
 /* Shortest of %.15g..%.17g that reads back as v, with the decimal point a
  * '.' whatever the locale says. */
@@ -581,12 +602,34 @@ static int config_value(const nb_bench *b, const nb_result *r, const token *t, d
 static int put_config(render_ctx *x, const nb_result *r, const token *t)
 {
     double v;
+    if (name_is(t, "innerLoops")) {
+        /* pyperf's inner_loops: the batch, which must be a whole number there */
+        v = r ? nb_result_batch(r) : nb_get_batch(x->bench);
+        if (!(v >= 1 && v <= 9007199254740992.0 && v == floor(v))) {
+            char num[40];
+            snprintf(num, sizeof num, "%.17g", v);
+            nb_c_decimal_point(num);
+            err_at(x->err, t->tag, t->tag_len, "the batch %s is not a whole number >= 1, "
+                   "which an inner loop count must be", num);
+            return -1;
+        }
+        put_number(x, v);
+        return 0;
+    }
     if (name_is(t, "title"))
         put_string(x, r ? nb_result_title(r) : nb_get_title(x->bench));
     else if (name_is(t, "name"))
         put_string(x, r ? nb_result_name(r) : nb_get_name(x->bench));
     else if (name_is(t, "unit"))
         put_string(x, r ? nb_result_unit(r) : nb_get_unit(x->bench));
+    else if (name_is(t, "timeUnit"))
+        put_string(x, r ? r->cfg.time_unit_name : nb_get_time_unit_name(x->bench));
+    else if (name_is(t, "implausible")) {
+        char why[200] = "";
+        if (r)
+            nb_result_implausible(r, why, sizeof why);
+        put_string(x, why);
+    }
     else if (config_value(x->bench, r, t, &v))
         return -1;
     else if (name_is(t, "relative"))
@@ -594,6 +637,24 @@ static int put_config(render_ctx *x, const nb_result *r, const token *t)
     else
         put_number(x, v);
     return 0;
+}
+
+/* Sample standard deviation of m's per-iteration values over r's epochs; NAN
+ * with fewer than two epochs or when m was not measured. */
+static double stddev(const nb_result *r, nb_measure m)
+{
+    size_t i, n = nb_result_epoch_count(r);
+    double mean = 0, ss = 0;
+    if (n < 2 || !nb_result_has(r, m))
+        return NAN;
+    for (i = 0; i < n; ++i)
+        mean += nb_result_epoch(r, m, i);
+    mean /= (double)n;
+    for (i = 0; i < n; ++i) {
+        double d = nb_result_epoch(r, m, i) - mean;
+        ss += d * d;
+    }
+    return sqrt(ss / (double)(n - 1));
 }
 
 /* A result-layer value: config, string or call. r may be NULL only for
@@ -606,13 +667,19 @@ static int put_result_value(render_ctx *x, const nb_result *r, const token *t)
     if (!r || parse_call(t, &c))
         return -1;
     switch (c.fn) {
-    case F_MEDIAN: put_number(x, nb_result_median(r, c.m1)); break;
-    case F_AVERAGE: put_number(x, nb_result_average(r, c.m1)); break;
+    case F_MEDIAN: put_number(x, in_unit(x, r, c.m1, c.m1, nb_result_median(r, c.m1))); break;
+    case F_AVERAGE:
+        put_number(x, in_unit(x, r, c.m1, c.m1, nb_result_average(r, c.m1)));
+        break;
     case F_MDAPE: put_number(x, nb_result_err(r, c.m1)); break;
-    case F_SUM: put_number(x, nb_result_sum(r, c.m1)); break;
-    case F_MIN: put_number(x, nb_result_minimum(r, c.m1)); break;
-    case F_MAX: put_number(x, nb_result_maximum(r, c.m1)); break;
-    case F_SUMPRODUCT: put_number(x, nb_result_sum_product(r, c.m1, c.m2)); break;
+    case F_SUM: put_number(x, in_unit(x, r, c.m1, c.m1, nb_result_sum(r, c.m1))); break;
+    case F_MIN: put_number(x, in_unit(x, r, c.m1, c.m1, nb_result_minimum(r, c.m1))); break;
+    case F_MAX: put_number(x, in_unit(x, r, c.m1, c.m1, nb_result_maximum(r, c.m1))); break;
+    case F_SUMPRODUCT:
+        put_number(x, in_unit(x, r, c.m1, c.m2, nb_result_sum_product(r, c.m1, c.m2)));
+        break;
+    case F_STDDEV: put_number(x, in_unit(x, r, c.m1, c.m1, stddev(r, c.m1))); break;
+    case F_PER_UNIT: return -1; /* check() keeps it inside {{#measurement}} */
     case F_CONTEXT: {
         /* Looked up in place, by length: a key of any length that
          * nb_context accepted can be read back. */
@@ -647,9 +714,14 @@ static int render_range(render_ctx *x, const token *t, size_t i, size_t end, enu
         case T_VALUE:
             if (ly == L_MEAS) {
                 nb_measure m;
-                if (measure_of(k->s, k->len, &m))
+                call c;
+                if (measure_of(k->s, k->len, &m) == 0)
+                    put_number(x, in_unit(x, r, m, m, nb_result_epoch(r, m, idx)));
+                else if (parse_call(k, &c) == 0 && c.fn == F_PER_UNIT)
+                    put_number(x, in_unit(x, r, c.m1, c.m1, nb_result_epoch(r, c.m1, idx))
+                                  / nb_result_batch(r));
+                else if (put_config(x, r, k))
                     return -1;
-                put_number(x, nb_result_epoch(r, m, idx));
             } else if (put_result_value(x, r, k)) {
                 return -1;
             }
@@ -699,6 +771,7 @@ int nb_render_diag(const char *tmpl, const nb_bench *b, FILE *out, char *msg, si
     token *t = NULL;
     size_t n, count;
     enum mode mode = M_RAW;
+    int in_time_unit = 0;
     obuf o = {NULL, 0, 0, 0};
     render_ctx x;
     const nb_result *top;
@@ -716,7 +789,7 @@ int nb_render_diag(const char *tmpl, const nb_bench *b, FILE *out, char *msg, si
         errno = EINVAL;
         return -1;
     }
-    n = tokenize(tmpl, &t, &mode, &err);
+    n = tokenize(tmpl, &t, &mode, &in_time_unit, &err);
     if (n == (size_t)-1 || n == (size_t)-2) {
         errno = n == (size_t)-2 ? ENOMEM : EINVAL;
         return -1;
@@ -729,6 +802,7 @@ int nb_render_diag(const char *tmpl, const nb_bench *b, FILE *out, char *msg, si
     x.bench = b;
     x.o = &o;
     x.mode = mode;
+    x.in_time_unit = in_time_unit;
     x.err = &err;
     /* At the top, nanobench lets every result tag through when there is
      * exactly one result; otherwise only config tags, from the last result. */
@@ -782,7 +856,8 @@ done:
 const char *nb_templ_csv(void)
 {
     return "{{%csv}}"
-           "title;name;unit;batch;elapsed;error %;instructions;branches;branch misses;total\n"
+           "title;name;unit;batch;elapsed;error fraction;instructions;branches;branch misses;"
+           "total\n"
            "{{#result}}{{title}};{{name}};{{unit}};{{batch}};{{median(elapsed)}};"
            "{{medianAbsolutePercentError(elapsed)}};{{median(instructions)}};"
            "{{median(branchinstructions)}};{{median(branchmisses)}};"
@@ -838,60 +913,363 @@ const char *nb_templ_json(void)
            "}\n";
 }
 
-const char *nb_templ_html_boxplot(void)
+/* A self-contained HTML report (no network): the results as JSON inside the page, and a
+ * small script of its own that draws one SVG chart per title and unit (every epoch a point,
+ * a box over the middle half, the median a bar; a log axis where the values span more than
+ * two decades) and a table under each. */
+const char *nb_templ_html(void)
 {
     return "{{%json}}<!DOCTYPE html>\n"
-           "<html>\n"
+           "<html lang=\"en\">\n"
            "<head>\n"
-           "    <meta charset=\"utf-8\">\n"
-           "    <script src=\"https://cdn.plot.ly/plotly-latest.min.js\"></script>\n"
+           "<meta charset=\"utf-8\">\n"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+           "<title>Benchmark results</title>\n"
+           "<style>\n"
+           "body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; background: #"
+           "fff; }\n"
+           "h1 { font-size: 1.4em; margin: 0 0 .3em; }\n"
+           "h2 { font-size: 1.1em; margin: 1.6em 0 .3em; }\n"
+           "p.note { color: #555; max-width: 60em; margin: .2em 0; }\n"
+           "table { border-collapse: collapse; margin: .5em 0 1em; }\n"
+           "th, td { padding: .15em .7em; text-align: right; border-bottom: 1px solid #ddd; }\n"
+           "th:first-child, td:first-child { text-align: left; }\n"
+           "td.warn, p.warn { color: #b00; }\n"
+           "svg text { font: 12px system-ui, sans-serif; fill: #222; }\n"
+           "svg .grid { stroke: #e4e4e4; }\n"
+           "svg .axis { stroke: #888; }\n"
+           "svg .box { fill: #4a7bd0; fill-opacity: .18; stroke: #4a7bd0; }\n"
+           "svg .median { stroke: #1d3f8a; stroke-width: 3; }\n"
+           "svg .epoch { fill: #d0582a; fill-opacity: .75; }\n"
+           "</style>\n"
            "</head>\n"
            "<body>\n"
-           "    <div id=\"boxplot\" style=\"width:100%; height:90vh\"></div>\n"
-           "    <script>\n"
-           "        var data = [\n"
-           "{{#result}}            {\n"
-           "                name: \"{{name}}\",\n"
-           "                y: [{{#measurement}}{{elapsed}}{{^-last}}, {{/-last}}"
-           "{{/measurement}}]\n"
-           "            }{{^-last}},{{/-last}}\n"
-           "{{/result}}        ];\n"
-           "        var title = \"{{title}}\";\n"
-           "        data = data.map(function (d) {\n"
-           "            return Object.assign(d, { type: 'box', boxpoints: 'all', pointpos: 0 });\n"
+           "<h1 id=\"heading\">Benchmark results</h1>\n"
+           "<noscript><p>This report draws its charts and tables with the script inside this file "
+           "(no\n"
+           "network is needed); enable JavaScript to see them. The raw results are in the JSON blo"
+           "ck\n"
+           "of this file's source.</p></noscript>\n"
+           "<div id=\"report\"></div>\n"
+           "<script id=\"nb-data\" type=\"application/json\">\n"
+           "{\"results\": [\n"
+           "{{#result}}{\"title\": \"{{title}}\", \"name\": \"{{name}}\", \"unit\": \"{{unit}}\", "
+           "\"batch\": {{batch}},\n"
+           " \"relative\": {{relative}}, \"complexityN\": {{complexityN}}, \"median\": {{median(el"
+           "apsed)}},\n"
+           " \"implausible\": \"{{implausible}}\",\n"
+           " \"err\": {{medianAbsolutePercentError(elapsed)}}, \"total\": {{sumProduct(iterations,"
+           " elapsed)}},\n"
+           " \"epochs\": [{{#measurement}}{{elapsed}}{{^-last}}, {{/-last}}{{/measurement}}]}{{^-l"
+           "ast}},{{/-last}}\n"
+           "{{/result}}]}\n"
+           "</script>\n"
+           "<script>\n"
+           "(function () {\n"
+           "    \"use strict\";\n"
+           "    var SVG = \"http://www.w3.org/2000/svg\";\n"
+           "    var data = JSON.parse(document.getElementById(\"nb-data\").textContent).results;\n"
+           "    var report = document.getElementById(\"report\");\n"
+           "\n"
+           "    function el(tag, attrs, text, ns) {\n"
+           "        var e = ns ? document.createElementNS(SVG, tag) : document.createElement(tag);"
+           "\n"
+           "        var k;\n"
+           "        for (k in attrs)\n"
+           "            if (Object.prototype.hasOwnProperty.call(attrs, k))\n"
+           "                e.setAttribute(k, attrs[k]);\n"
+           "        if (text !== undefined && text !== null)\n"
+           "            e.textContent = text;\n"
+           "        return e;\n"
+           "    }\n"
+           "    function svg(tag, attrs, text) { return el(tag, attrs, text, true); }\n"
+           "\n"
+           "    /* seconds -> the time unit that makes the largest value readable */\n"
+           "    function timeScale(max) {\n"
+           "        if (max < 1e-6) return { f: 1e9, name: \"ns\" };\n"
+           "        if (max < 1e-3) return { f: 1e6, name: \"\\u00b5s\" };\n"
+           "        if (max < 1) return { f: 1e3, name: \"ms\" };\n"
+           "        return { f: 1, name: \"s\" };\n"
+           "    }\n"
+           "    function fmt(v) {\n"
+           "        if (!isFinite(v)) return \"-\";\n"
+           "        var a = Math.abs(v);\n"
+           "        if (a >= 100) return v.toFixed(0);\n"
+           "        if (a >= 10) return v.toFixed(1);\n"
+           "        if (a >= 1) return v.toFixed(2);\n"
+           "        return v.toPrecision(3);\n"
+           "    }\n"
+           "    /* seconds, each value in the unit that reads best: \"2.36 ns\", \"31.3 ms\" */\n"
+           "    function fmtTime(v) {\n"
+           "        var units = [[1, \"s\"], [1e-3, \"ms\"], [1e-6, \"\\u00b5s\"], [1e-9, \"ns\"]]"
+           ", k;\n"
+           "        if (!isFinite(v)) return \"-\";\n"
+           "        for (k = 0; k < units.length - 1 && Math.abs(v) < units[k][0] * 0.9995; k++)\n"
+           "            ;\n"
+           "        return fmt(v / units[k][0]) + \" \" + units[k][1];\n"
+           "    }\n"
+           "    /* an axis tick: as short as it can be (\"100 ns\", \"1 \\u00b5s\") */\n"
+           "    function fmtTick(v, f, name) {\n"
+           "        return parseFloat((v * f).toPrecision(3)) + (name ? \" \" + name : \"\");\n"
+           "    }\n"
+           "    function fmtRate(v) {\n"
+           "        if (!isFinite(v)) return \"-\";\n"
+           "        if (v < 1000) return fmt(v);\n"
+           "        return Math.round(v).toString().replace(/\\B(?=(\\d{3})+(?!\\d))/g, \",\");\n"
+           "    }\n"
+           "    function quantile(sorted, q) {\n"
+           "        var pos = (sorted.length - 1) * q, lo = Math.floor(pos), hi = Math.ceil(pos);"
+           "\n"
+           "        return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);\n"
+           "    }\n"
+           "    function niceTicks(max) {\n"
+           "        var step = Math.pow(10, Math.floor(Math.log(max / 5) / Math.LN10)), m, t = [],"
+           " v;\n"
+           "        m = max / 5 / step;\n"
+           "        step *= m > 5 ? 10 : m > 2 ? 5 : m > 1 ? 2 : 1;\n"
+           "        for (v = 0; v <= max * 1.0001; v += step)\n"
+           "            t.push(v);\n"
+           "        return t;\n"
+           "    }\n"
+           "\n"
+           "    /* one group per title and unit, in the order results ran */\n"
+           "    var groups = [], byKey = {}, titles = [], i;\n"
+           "    data.forEach(function (r) {\n"
+           "        var key = r.title + \"\\u0000\" + r.unit, per = [];\n"
+           "        r.epochs.forEach(function (e) { if (e > 0 && isFinite(e)) per.push(e / r.batch"
+           "); });\n"
+           "        r.per = per.sort(function (a, b) { return a - b; });\n"
+           "        r.perMedian = r.median / r.batch;\n"
+           "        if (!byKey[key]) {\n"
+           "            byKey[key] = { title: r.title, unit: r.unit, results: [] };\n"
+           "            groups.push(byKey[key]);\n"
+           "        }\n"
+           "        byKey[key].results.push(r);\n"
+           "        if (titles.indexOf(r.title) < 0)\n"
+           "            titles.push(r.title);\n"
+           "    });\n"
+           "    document.title = \"Benchmark results: \" + (titles.length ? titles.join(\", \") : "
+           "\"none\");\n"
+           "    report.appendChild(el(\"p\", { \"class\": \"note\" }, data.length + \" result\" +"
+           "\n"
+           "        (data.length === 1 ? \"\" : \"s\") + \" in \" + groups.length + \" chart\" +\n"
+           "        (groups.length === 1 ? \"\" : \"s\") + \", one per title and unit. Each point "
+           "is one \" +\n"
+           "        \"epoch's time per unit (its time per iteration over the batch); the box spans"
+           " the \" +\n"
+           "        \"middle half of the epochs and the bar is the median. An axis is logarithmic "
+           "where \" +\n"
+           "        \"its values span more than two decades.\"));\n"
+           "\n"
+           "    groups.forEach(function (g) {\n"
+           "        var all = [], lo, hi, log, ts, W = 900, left = 250, right = 90, top = 34, rowH"
+           " = 26;\n"
+           "        var plotW = W - left - right, H, s, x, ticks = [], relative, first;\n"
+           "        g.results.forEach(function (r) { all = all.concat(r.per); });\n"
+           "        report.appendChild(el(\"h2\", {}, g.title + \" (time per \" + g.unit + \")\"))"
+           ";\n"
+           "        if (!all.length) {\n"
+           "            report.appendChild(el(\"p\", { \"class\": \"note\" }, \"No epoch was measu"
+           "red.\"));\n"
+           "            return;\n"
+           "        }\n"
+           "        lo = Math.min.apply(null, all);\n"
+           "        hi = Math.max.apply(null, all);\n"
+           "        log = hi / lo > 100;\n"
+           "        ts = timeScale(hi);\n"
+           "        if (log) {\n"
+           "            var d0 = Math.floor(Math.log(lo) / Math.LN10), d1 = Math.ceil(Math.log(hi)"
+           " / Math.LN10);\n"
+           "            x = function (v) {\n"
+           "                return left + (Math.log(v) / Math.LN10 - d0) / (d1 - d0) * plotW;\n"
+           "            };\n"
+           "            for (i = d0; i <= d1; i++)\n"
+           "                ticks.push(Math.pow(10, i));\n"
+           "        } else {\n"
+           "            var max = hi * 1.05;\n"
+           "            x = function (v) { return left + v / max * plotW; };\n"
+           "            ticks = niceTicks(max * ts.f).map(function (t) { return t / ts.f; });\n"
+           "        }\n"
+           "        H = top + g.results.length * rowH + 10;\n"
+           "        s = svg(\"svg\", { width: W, height: H, viewBox: \"0 0 \" + W + \" \" + H,\n"
+           "                         role: \"img\", \"aria-label\": g.title + \", time per \" + g."
+           "unit });\n"
+           "        s.appendChild(svg(\"text\", { x: left, y: 14 }, \"time per \" + g.unit +\n"
+           "            (log ? \", log scale\" : \" (\" + ts.name + \")\")));\n"
+           "        ticks.forEach(function (t) {\n"
+           "            var tx = x(t);\n"
+           "            if (tx < left - 0.5 || tx > left + plotW + 0.5) return;\n"
+           "            s.appendChild(svg(\"line\", { \"class\": \"grid\", x1: tx, x2: tx, y1: top"
+           " - 4, y2: H - 8 }));\n"
+           "            s.appendChild(svg(\"text\", { x: tx, y: top - 8, \"text-anchor\": \"middle"
+           "\" },\n"
+           "                              log ? fmtTime(t).replace(/\\.0+ | ?(\\.\\d*?)0+ /, \"$1 "
+           "\")\n"
+           "                                  : fmtTick(t, ts.f, \"\")));\n"
            "        });\n"
-           "        var layout = {\n"
-           "            title: { text: title },\n"
-           "            showlegend: false,\n"
-           "            yaxis: { title: 'seconds per iteration', rangemode: 'tozero',"
-           " autorange: true }\n"
-           "        };\n"
-           "        Plotly.newPlot('boxplot', data, layout, { responsive: true });\n"
-           "    </script>\n"
+           "        s.appendChild(svg(\"line\", { \"class\": \"axis\", x1: left, x2: left, y1: top"
+           " - 4,\n"
+           "                                    y2: H - 8 }));\n"
+           "        g.results.forEach(function (r, k) {\n"
+           "            var y = top + k * rowH + rowH / 2, p = r.per;\n"
+           "            s.appendChild(svg(\"text\", { x: left - 8, y: y + 4, \"text-anchor\": \"en"
+           "d\" },\n"
+           "                              r.name.length > 36 ? r.name.slice(0, 35) + \"\\u2026\" :"
+           " r.name));\n"
+           "            if (!p.length) return;\n"
+           "            var q1 = quantile(p, 0.25), q3 = quantile(p, 0.75);\n"
+           "            s.appendChild(svg(\"rect\", { \"class\": \"box\", x: x(q1), y: y - 8,\n"
+           "                                        width: Math.max(1, x(q3) - x(q1)), height: 16 "
+           "}));\n"
+           "            p.forEach(function (v) {\n"
+           "                s.appendChild(svg(\"circle\", { \"class\": \"epoch\", cx: x(v), cy: y,"
+           " r: 2.5 }));\n"
+           "            });\n"
+           "            s.appendChild(svg(\"line\", { \"class\": \"median\", x1: x(r.perMedian),\n"
+           "                                        x2: x(r.perMedian), y1: y - 9, y2: y + 9 }));"
+           "\n"
+           "            s.appendChild(svg(\"text\", { x: left + plotW + 8, y: y + 4 }, fmtTime(r.p"
+           "erMedian)));\n"
+           "        });\n"
+           "        report.appendChild(s);\n"
+           "\n"
+           "        relative = g.results.some(function (r) { return r.relative; });\n"
+           "        first = g.results[0];\n"
+           "        var table = el(\"table\"), head = el(\"tr\");\n"
+           "        [\"benchmark\", \"median time/\" + g.unit, g.unit + \"/s\", \"err%\", \"epochs"
+           "\",\n"
+           "         \"total s\"].concat(relative ? [\"relative\"] : []).forEach(function (h) {\n"
+           "            head.appendChild(el(\"th\", {}, h));\n"
+           "        });\n"
+           "        table.appendChild(head);\n"
+           "        g.results.forEach(function (r) {\n"
+           "            var tr = el(\"tr\");\n"
+           "            tr.appendChild(el(\"td\", r.implausible ? { \"class\": \"warn\" } : {},\n"
+           "                              r.name + (r.implausible ? \" \\u26a0\" : \"\")));\n"
+           "            tr.appendChild(el(\"td\", {}, fmtTime(r.perMedian)));\n"
+           "            tr.appendChild(el(\"td\", {}, fmtRate(1 / r.perMedian)));\n"
+           "            tr.appendChild(el(\"td\", r.err >= 0.05 ? { \"class\": \"warn\" } : {},\n"
+           "                              isFinite(r.err) ? (r.err * 100).toFixed(1) + \"%\" : \"-"
+           "\"));\n"
+           "            tr.appendChild(el(\"td\", {}, String(r.per.length)));\n"
+           "            tr.appendChild(el(\"td\", {}, fmt(r.total)));\n"
+           "            if (relative)\n"
+           "                tr.appendChild(el(\"td\", {}, (first.perMedian / r.perMedian * 100).to"
+           "Fixed(1) + \"%\"));\n"
+           "            table.appendChild(tr);\n"
+           "        });\n"
+           "        report.appendChild(table);\n"
+           "        g.results.forEach(function (r) {\n"
+           "            if (r.implausible)\n"
+           "                report.appendChild(el(\"p\", { \"class\": \"warn\" }, \"\\u26a0 \" + r"
+           ".name +\n"
+           "                    \": implausible result: \" + r.implausible));\n"
+           "        });\n"
+           "    });\n"
+           "}());\n"
+           "</script>\n"
            "</body>\n"
            "</html>\n";
 }
 
+/* nanobench's boxplot page, kept for programs that call it: now the same self-contained
+ * report as nb_templ_html (the old page loaded its plotting library from the network). */
+const char *nb_templ_html_boxplot(void)
+{
+    return nb_templ_html();
+}
+
+/* pyperf's JSON (format version 1.0): a suite with one benchmark per result, named by the
+ * result's name; one run per epoch, whose "loops" is the epoch's iterations and whose one
+ * value is the time of one inner loop: seconds per iteration over inner_loops, the batch (so
+ * value x loops x inner_loops is the epoch's time, as pyperf computes it). A batch that is
+ * not a whole number fails the render: pyperf refuses a fractional inner_loops. */
 const char *nb_templ_pyperf(void)
 {
     return "{{%json}}{\n"
+           "    \"version\": \"1.0\",\n"
            "    \"benchmarks\": [\n"
-           "        {\n"
+           "{{#result}}        {\n"
+           "            \"metadata\": {\n"
+           "                \"name\": \"{{name}}\",\n"
+           "                \"description\": \"{{title}}\",\n"
+           "                \"unit\": \"second\",\n"
+           "                \"inner_loops\": {{innerLoops}}\n"
+           "            },\n"
            "            \"runs\": [\n"
-           "                {\n"
-           "                    \"values\": [\n"
-           "{{#measurement}}                        {{elapsed}}{{^-last}},{{/-last}}\n"
-           "{{/measurement}}                    ]\n"
-           "                }\n"
-           "            ]\n"
-           "        }\n"
-           "    ],\n"
-           "    \"metadata\": {\n"
-           "        \"loops\": {{sum(iterations)}},\n"
-           "        \"inner_loops\": {{batch}},\n"
-           "        \"name\": \"{{title}}\",\n"
-           "        \"unit\": \"second\"\n"
+           "{{#measurement}}                {\"metadata\": {\"loops\": {{iterations}}}, "
+           "\"values\": [{{perUnit(elapsed)}}]}{{^-last}},{{/-last}}\n"
+           "{{/measurement}}            ]\n"
+           "        }{{^-last}},{{/-last}}\n"
+           "{{/result}}    ]\n"
+           "}\n";
+}
+
+/* Google Benchmark's JSON (what --benchmark_format=json writes), so that its compare.py and
+ * the services that take its output read our results: per result, one "iteration" entry per
+ * epoch (the epoch's iterations and seconds per iteration; cpu_time is the same wall time: the
+ * harness times one thread by the clock), then the mean, median and standard deviation of
+ * the epochs as "aggregate" entries named NAME_mean, NAME_median, NAME_stddev. Times are in
+ * the result's time unit (nb_time_unit: ns by default; compare.py knows ns, us, ms and s). */
+const char *nb_templ_gbench(void)
+{
+    return "{{%json}}{{%timeunit}}{\n"
+           "    \"context\": {\n"
+           "        \"library\": \"nanobench-c\",\n"
+           "        \"title\": \"{{title}}\"\n"
            "    },\n"
-           "    \"version\": \"1.0\"\n"
+           "    \"benchmarks\": [\n"
+           "{{#result}}{{#measurement}}        {\n"
+           "            \"name\": \"{{name}}\",\n"
+           "            \"run_name\": \"{{name}}\",\n"
+           "            \"run_type\": \"iteration\",\n"
+           "            \"repetitions\": {{epochs}},\n"
+           "            \"threads\": 1,\n"
+           "            \"iterations\": {{iterations}},\n"
+           "            \"real_time\": {{elapsed}},\n"
+           "            \"cpu_time\": {{elapsed}},\n"
+           "            \"time_unit\": \"{{timeUnit}}\"\n"
+           "        },\n"
+           "{{/measurement}}"
+           "        {\n"
+           "            \"name\": \"{{name}}_mean\",\n"
+           "            \"run_name\": \"{{name}}\",\n"
+           "            \"run_type\": \"aggregate\",\n"
+           "            \"repetitions\": {{epochs}},\n"
+           "            \"threads\": 1,\n"
+           "            \"aggregate_name\": \"mean\",\n"
+           "            \"aggregate_unit\": \"time\",\n"
+           "            \"iterations\": {{epochs}},\n"
+           "            \"real_time\": {{average(elapsed)}},\n"
+           "            \"cpu_time\": {{average(elapsed)}},\n"
+           "            \"time_unit\": \"{{timeUnit}}\"\n"
+           "        },\n"
+           "        {\n"
+           "            \"name\": \"{{name}}_median\",\n"
+           "            \"run_name\": \"{{name}}\",\n"
+           "            \"run_type\": \"aggregate\",\n"
+           "            \"repetitions\": {{epochs}},\n"
+           "            \"threads\": 1,\n"
+           "            \"aggregate_name\": \"median\",\n"
+           "            \"aggregate_unit\": \"time\",\n"
+           "            \"iterations\": {{epochs}},\n"
+           "            \"real_time\": {{median(elapsed)}},\n"
+           "            \"cpu_time\": {{median(elapsed)}},\n"
+           "            \"time_unit\": \"{{timeUnit}}\"\n"
+           "        },\n"
+           "        {\n"
+           "            \"name\": \"{{name}}_stddev\",\n"
+           "            \"run_name\": \"{{name}}\",\n"
+           "            \"run_type\": \"aggregate\",\n"
+           "            \"repetitions\": {{epochs}},\n"
+           "            \"threads\": 1,\n"
+           "            \"aggregate_name\": \"stddev\",\n"
+           "            \"aggregate_unit\": \"time\",\n"
+           "            \"iterations\": {{epochs}},\n"
+           "            \"real_time\": {{standardDeviation(elapsed)}},\n"
+           "            \"cpu_time\": {{standardDeviation(elapsed)}},\n"
+           "            \"time_unit\": \"{{timeUnit}}\"\n"
+           "        }{{^-last}},{{/-last}}\n"
+           "{{/result}}    ]\n"
            "}\n";
 }

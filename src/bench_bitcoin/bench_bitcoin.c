@@ -38,17 +38,19 @@
 #define MAX_FITS 32
 
 /* Static: outfile.c's exit and signal handlers remove their temporaries. */
-enum { OUT_CSV, OUT_JSON, OUT_COUNT };
+enum { OUT_CSV, OUT_JSON, OUT_GBENCH, OUT_HTML, OUT_COUNT };
 static out_file outputs[OUT_COUNT];
 
-/* One row per result: name, epochs, average iterations per epoch, total seconds in measured
- * epochs, then min, max and median seconds per iteration (per call of the op). The csv pragma
- * quotes a name that needs it and leaves a value that was not measured empty (not "nan"). */
+/* Bitcoin Core's -output-csv, so that scripts written for Core read it: Core's header, then one
+ * row per result, fields separated by ", ": name, epochs ("evals"), average iterations per
+ * epoch, total seconds in measured epochs, then min, max and median seconds per iteration
+ * (per call of the op). The csv pragma quotes a name that needs it and leaves a value that was
+ * not measured empty (not "nan"). */
 static const char csv_template[] =
-    "{{%csv}}name,epochs,average iterations,total seconds,"
-    "min seconds/iteration,max seconds/iteration,median seconds/iteration\n"
-    "{{#result}}{{name}},{{epochs}},{{average(iterations)}},{{sumProduct(iterations, elapsed)}},"
-    "{{minimum(elapsed)}},{{maximum(elapsed)}},{{median(elapsed)}}\n{{/result}}";
+    "{{%csv}}# Benchmark, evals, iterations, total, min, max, median\n"
+    "{{#result}}{{name}}, {{epochs}}, {{average(iterations)}}, "
+    "{{sumProduct(iterations, elapsed)}}, {{minimum(elapsed)}}, {{maximum(elapsed)}}, "
+    "{{median(elapsed)}}\n{{/result}}";
 
 /* ---- options ---- */
 
@@ -108,6 +110,11 @@ static void print_help(FILE *out)
         "                        iteration), print no table; for tests\n"
         "  -output-csv=<file>    also write the results as CSV (one row per result)\n"
         "  -output-json=<file>   also write the results as JSON (every epoch of every result)\n"
+        "  -output-gbench=<file> also write the results as Google Benchmark's JSON (an entry\n"
+        "                        per epoch, then mean, median and stddev), which its\n"
+        "                        compare.py reads\n"
+        "  -output-html=<file>   also write a self-contained HTML report: one chart per\n"
+        "                        title and unit, every epoch as a point\n"
         "  -against=<program>    compare every selected benchmark between this build and\n"
         "                        another bench_bitcoin (say, the parent commit's build):\n"
         "                        both run as serving processes, measured epoch by epoch in\n"
@@ -558,6 +565,8 @@ int main(int argc, char **argv)
     bench_options_init(&o);
     outputs[OUT_CSV].option = "-output-csv";
     outputs[OUT_JSON].option = "-output-json";
+    outputs[OUT_GBENCH].option = "-output-gbench";
+    outputs[OUT_HTML].option = "-output-html";
 
     if (bench_parse_options(argc, argv, &o) != 0)
         goto done;
@@ -591,13 +600,19 @@ int main(int argc, char **argv)
      * command line that names an unwritable file fails whatever else it asks for. */
     outputs[OUT_CSV].target = o.output_csv;
     outputs[OUT_JSON].target = o.output_json;
+    outputs[OUT_GBENCH].target = o.output_gbench;
+    outputs[OUT_HTML].target = o.output_html;
     for (i = 0; i < OUT_COUNT; i++)
         if (outputs[i].target && out_resolve(&outputs[i]) != 0)
             goto done;
-    if (o.output_csv && o.output_json && out_same(&outputs[OUT_CSV], &outputs[OUT_JSON])) {
-        bench_error("-output-csv='%s' and -output-json='%s' name the same file", o.output_csv,
-                   o.output_json);
-        goto done;
+    for (i = 0; i < OUT_COUNT; i++) {
+        size_t j;
+        for (j = i + 1; j < OUT_COUNT; j++)
+            if (outputs[i].target && outputs[j].target && out_same(&outputs[i], &outputs[j])) {
+                bench_error("%s='%s' and %s='%s' name the same file", outputs[i].option,
+                            outputs[i].target, outputs[j].option, outputs[j].target);
+                goto done;
+            }
     }
     /* Temporaries for the files to write; for -list and -help a check of the directory only
      * (a FIFO is then not opened: its reader would see an empty stream end). */
@@ -671,7 +686,10 @@ int main(int argc, char **argv)
         goto done;
     }
     if ((outputs[OUT_CSV].target && out_render(&outputs[OUT_CSV], csv_template, b) != 0)
-        || (outputs[OUT_JSON].target && out_render(&outputs[OUT_JSON], nb_templ_json(), b) != 0))
+        || (outputs[OUT_JSON].target && out_render(&outputs[OUT_JSON], nb_templ_json(), b) != 0)
+        || (outputs[OUT_GBENCH].target
+            && out_render(&outputs[OUT_GBENCH], nb_templ_gbench(), b) != 0)
+        || (outputs[OUT_HTML].target && out_render(&outputs[OUT_HTML], nb_templ_html(), b) != 0))
         goto done;
     if (out_commit_all(outputs, OUT_COUNT) != 0)
         goto done;

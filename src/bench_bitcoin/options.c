@@ -209,12 +209,14 @@ static int check_combinations(const bench_options *o)
 {
     /* -instructions -against compares the two builds' counts (instructions.h). */
     if (o->against && (o->compare || o->asymptote_count || o->sanity_check || o->baseline
-                       || o->output_csv || o->output_json)) {
+                       || o->output_csv || o->output_json || o->output_gbench
+                       || o->output_html)) {
         bench_error("-against cannot be combined with %s (it compares whole builds, "
                     "benchmark by benchmark, and writes only its table)",
                     o->compare ? "-compare" : o->asymptote_count ? "-asymptote"
                     : o->sanity_check ? "-sanity-check" : o->baseline ? "-baseline"
-                    : o->output_csv ? "-output-csv" : "-output-json");
+                    : o->output_csv ? "-output-csv" : o->output_json ? "-output-json"
+                    : o->output_gbench ? "-output-gbench" : "-output-html");
         return -1;
     }
     if (o->baseline && (o->compare || o->asymptote_count || o->sanity_check
@@ -269,8 +271,9 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             continue;
         }
         if (!(IS("filter") || IS("asymptote") || IS("min-time") || IS("output-csv")
-              || IS("output-json") || IS("against") || IS("baseline") || IS("max-regression")
-              || IS("serve-protocol") || IS("priority-level"))) {
+              || IS("output-json") || IS("output-gbench") || IS("output-html") || IS("against")
+              || IS("baseline") || IS("max-regression") || IS("serve-protocol")
+              || IS("priority-level"))) {
             bench_error("unknown option '%s' (see -help)", arg);
             return -1;
         }
@@ -334,7 +337,8 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             out_file probe;
             int rc;
             memset(&probe, 0, sizeof probe);
-            probe.option = IS("output-csv") ? "-output-csv" : "-output-json";
+            probe.option = IS("output-csv") ? "-output-csv" : IS("output-json") ? "-output-json"
+                           : IS("output-gbench") ? "-output-gbench" : "-output-html";
             probe.target = value;
             rc = out_resolve(&probe);
             out_release(&probe);
@@ -342,8 +346,12 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
                 return -1;
             if (IS("output-csv"))
                 o->output_csv = value;
-            else
+            else if (IS("output-json"))
                 o->output_json = value;
+            else if (IS("output-gbench"))
+                o->output_gbench = value;
+            else
+                o->output_html = value;
         }
 #undef IS
     }

@@ -29,6 +29,8 @@ typedef struct {
     double min_time_ns;      /* >= 0; 0: leave the harness's min epoch time */
     const char *output_csv;  /* NULL: none */
     const char *output_json;
+    const char *output_gbench; /* Google Benchmark's JSON */
+    const char *output_html;   /* the self-contained HTML report */
     const char *against;     /* -against: the other bench_bitcoin; NULL: none */
     const char *baseline;    /* -baseline: an earlier -output-json file; NULL: none */
     double max_regression;   /* -max-regression in percent; negative: not given */

@@ -372,6 +372,7 @@ int out_open(out_file *o, int writing)
 int out_render(out_file *o, const char *tmpl, const nb_bench *b)
 {
     int err = 0;
+    char why[256] = "";
     /* Appending: after the table for a file that is also stdout (a device or FIFO is open
      * already). */
     if (o->direct && !o->f && !(o->f = fopen(o->path, "a"))) {
@@ -380,7 +381,7 @@ int out_render(out_file *o, const char *tmpl, const nb_bench *b)
     }
     /* nb_render's errno: ENOMEM, EINVAL (a template of ours that it refused: a bug here),
      * or the write's error */
-    if (nb_render(tmpl, b, o->f) != 0)
+    if (nb_render_diag(tmpl, b, o->f, why, sizeof why) != 0)
         err = errno ? errno : EIO;
     errno = 0;
     if ((fflush(o->f) != 0 || ferror(o->f)) && !err)
@@ -390,7 +391,7 @@ int out_render(out_file *o, const char *tmpl, const nb_bench *b)
     o->f = NULL;
     if (err) {
         bench_error("%s: writing '%s' failed: %s", o->option, o->target,
-                    err == EINVAL ? "the template was refused" : strerror(err));
+                    err == EINVAL ? why : strerror(err));
         return -1;
     }
     return 0;
