@@ -304,24 +304,25 @@ bad "unknown option" -output-csv="$tmp/d/a.csv" -nope
 chmod 640 "$tmp/real.csv"
 good -filter=SipHash_32b -min-time=1 -output-csv="$tmp/link.csv"
 [ -L "$tmp/link.csv" ] || fail "-output-csv replaced the symbolic link"
-head -1 "$tmp/real.csv" | grep -q '^name,epochs,' || fail "-output-csv did not write through the link"
+head -1 "$tmp/real.csv" | grep -q '^# Benchmark, evals,' ||
+    fail "-output-csv did not write through the link"
 [ "$(stat -c %a "$tmp/real.csv")" = 640 ] || fail "-output-csv changed the mode to $(stat -c %a "$tmp/real.csv")"
 rm -f "$tmp/real.csv" "$tmp/link.csv" "$tmp/hard.csv"
 # /dev/stdout: appended after the table, whether stdout is a file ($tmp/out) or a pipe.
 good -filter=SipHash_32b -min-time=1 -output-csv=/dev/stdout -output-json=/dev/stdout
 line_of() { grep -n -m1 -e "$1" "$tmp/out" | cut -d: -f1; }
-t=$(line_of '^|.*SipHash_32b'); c=$(line_of '^name,epochs'); j=$(line_of '"results"')
+t=$(line_of '^|.*SipHash_32b'); c=$(line_of '^# Benchmark, evals'); j=$(line_of '"results"')
 [ -n "$t" ] && [ -n "$c" ] && [ -n "$j" ] && [ "$t" -lt "$c" ] && [ "$c" -lt "$j" ] ||
     fail "-output-csv/-json=/dev/stdout: not table, CSV, JSON in order: $(cat "$tmp/out")"
 "$prog" -filter=SipHash_32b -min-time=1 -output-csv=/dev/stdout 2>/dev/null |
-    grep -q '^SipHash_32b,11,' || fail "-output-csv=/dev/stdout on a pipe wrote no CSV row"
+    grep -q '^SipHash_32b, 11, ' || fail "-output-csv=/dev/stdout on a pipe wrote no CSV row"
 n=$("$prog" -filter=SipHash_32b -min-time=1 -output-csv=/dev/stdout -output-json=/dev/stdout \
-    2>/dev/null | grep -c -e '^SipHash_32b,11,' -e '"name": "SipHash_32b"')
+    2>/dev/null | grep -c -e '^SipHash_32b, 11, ' -e '"name": "SipHash_32b"')
 [ "$n" = 2 ] || fail "-output-csv and -output-json both /dev/stdout on a pipe: $n of 2 outputs"
 # Any name for stdout is stdout (here a link to it): appended, not renamed over the file.
 ln -s /dev/stdout "$tmp/so.csv"
 good -filter=SipHash_32b -min-time=1 -output-csv="$tmp/so.csv"
-grep -q '^|.*SipHash_32b' "$tmp/out" && grep -q '^SipHash_32b,11,' "$tmp/out" ||
+grep -q '^|.*SipHash_32b' "$tmp/out" && grep -q '^SipHash_32b, 11, ' "$tmp/out" ||
     fail "-output-csv through a link to /dev/stdout lost the table or the CSV: $(cat "$tmp/out")"
 rm -f "$tmp/so.csv"
 # The file stderr was redirected to is stderr too: written in place, after the message
@@ -333,7 +334,7 @@ ino=$(ls -i "$tmp/d/e.csv" | cut -d' ' -f1)
 rc=$?
 checks=$((checks + 1))
 [ $rc -eq 0 ] || fail "-output-csv to the file stderr goes to: exit $rc: $(cat "$tmp/d/e.csv")"
-[ "$(cut -c 1-10 "$tmp/d/e.csv" | tr '\n' ' ')" = "Using the  name,epoch SipHash_32 " ] ||
+[ "$(cut -c 1-10 "$tmp/d/e.csv" | tr '\n' ' ')" = "Using the  # Benchmar SipHash_32 " ] ||
     fail "-output-csv to stderr's file: not the message, then the CSV: $(cat "$tmp/d/e.csv")"
 [ "$(ls -i "$tmp/d/e.csv" | cut -d' ' -f1)" = "$ino" ] ||
     fail "-output-csv to stderr's file replaced the file"
@@ -358,7 +359,7 @@ done
 rc=$?
 checks=$((checks + 1))
 [ $rc -eq 0 ] || fail "a run with stderr closed exited $rc"
-[ "$(cut -d, -f1 "$tmp/d/c.csv" 2>/dev/null | tr '\n' ' ')" = "name SipHash_32b " ] ||
+[ "$(cut -d, -f1 "$tmp/d/c.csv" 2>/dev/null | tr '\n' ' ')" = "# Benchmark SipHash_32b " ] ||
     fail "stderr closed: the CSV is not a header and one row: $(cat "$tmp/d/c.csv")"
 [ "$(head -c 1 "$tmp/d/c.json" 2>/dev/null)" = "{" ] && ! grep -q Using "$tmp/d/c.json" ||
     fail "stderr closed: the JSON holds more: $(head -3 "$tmp/d/c.json")"
@@ -551,7 +552,7 @@ good -filter='SHA1|SipHash_32b' -min-time=1 -output-csv="$tmp/d/r.csv" \
     --output-json="$tmp/d/r.json"
 [ "$(ls -A "$tmp/d" | tr '\n' ' ')" = "r.csv r.json " ] ||
     fail "output directory holds: $(ls -A "$tmp/d")"
-head -1 "$tmp/d/r.csv" | grep -q '^name,epochs,' || fail "CSV header: $(head -1 "$tmp/d/r.csv")"
+head -1 "$tmp/d/r.csv" | grep -q '^# Benchmark, evals,' || fail "CSV header: $(head -1 "$tmp/d/r.csv")"
 [ "$(wc -l <"$tmp/d/r.csv")" -eq 3 ] || fail "CSV is not a header and 2 rows: $(cat "$tmp/d/r.csv")"
 [ "$(tail -n +2 "$tmp/d/r.csv" | cut -d, -f1 | tr '\n' ' ')" = "SHA1 SipHash_32b " ] ||
     fail "CSV names: $(cat "$tmp/d/r.csv")"
@@ -628,7 +629,7 @@ fi
 rm -f "$tmp/d"/*
 good -sanity-check -filter=SHA256_32b -output-csv="$tmp/d/s.csv"
 [ ! -s "$tmp/out" ] || fail "-sanity-check printed a table"
-[ "$(tail -n +2 "$tmp/d/s.csv" | cut -d, -f1-3)" = "SHA256_32b,1,1" ] ||
+[ "$(tail -n +2 "$tmp/d/s.csv" | cut -d, -f1-3)" = "SHA256_32b, 1, 1" ] ||
     fail "-sanity-check CSV: $(cat "$tmp/d/s.csv")"
 
 # ---- -compare ------------------------------------------------------------------------------
