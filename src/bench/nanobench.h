@@ -286,7 +286,8 @@ double nb_result_err(const nb_result *r, nb_measure m);
  *  - the unit is "byte" (or "B", "bytes") and the rate is above
  *    NB_MAX_BYTES_PER_CYCLE bytes a cycle at NB_MAX_CLOCK_HZ: more than any
  *    core's load and store ports move together, from any cache level;
- * 0 otherwise (also when r is NULL or has no epochs). The table marks such
+ * 0 otherwise (also when r is NULL or has no epochs, or was counted under
+ * callgrind, whose times are a simulator's). The table marks such
  * a row with :warning:, whatever NANOBENCH_SUPPRESS_WARNINGS says. */
 #define NB_MAX_CLOCK_HZ 6.5e9
 #define NB_MAX_BYTES_PER_CYCLE 256.0
