@@ -95,8 +95,7 @@ static void check_comparison(const bench_options *o, const bench_options *again)
                || (o->max_regression >= 0 && isfinite(o->max_regression)));
     FUZZ_CHECK(o->max_regression < 0 || o->against || o->baseline);
     FUZZ_CHECK(!o->against || !(o->compare || o->asymptote_count || o->sanity_check
-                                || o->baseline || o->instructions || o->output_csv
-                                || o->output_json));
+                                || o->baseline || o->output_csv || o->output_json));
     FUZZ_CHECK(!o->baseline || !(o->compare || o->asymptote_count || o->sanity_check
                                  || o->instructions));
     FUZZ_CHECK(o->against == again->against && o->baseline == again->baseline

@@ -2,8 +2,8 @@
  * input chooses, with a context copied part way, against the portable one-shot digest and,
  * when built with it, OpenSSL.
  *
- * Input: which hash (SHA-1, SHA-256, SHA-512, RIPEMD-160, SipHash, sha256_d64), up to 8 piece
- * lengths, where to copy the context, then the message (the rest). */
+ * Input: which hash (SHA-1, SHA-256, SHA-512, RIPEMD-160, SipHash, sha256_d64, SHA3-256), up
+ * to 8 piece lengths, where to copy the context, then the message (the rest). */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -14,6 +14,7 @@
 #include "crypto/ripemd160.h"
 #include "crypto/sha1.h"
 #include "crypto/sha256.h"
+#include "crypto/sha3.h"
 #include "crypto/sha512.h"
 #include "crypto/siphash.h"
 
@@ -55,6 +56,7 @@ WRAP(sha1)
 WRAP(sha256)
 WRAP(sha512)
 WRAP(ripemd160)
+WRAP(sha3_256)
 
 static const hash_desc hashes[] = {
     {"SHA1", 20, sizeof(sha1_ctx), sha1_init_v, sha1_write_v, sha1_final_v, sha1_impl_list,
@@ -65,6 +67,8 @@ static const hash_desc hashes[] = {
      sha512_impl_list, sha512_impl_force},
     {"RIPEMD160", 20, sizeof(ripemd160_ctx), ripemd160_init_v, ripemd160_write_v,
      ripemd160_final_v, NULL, NULL},
+    {"SHA3-256", 32, sizeof(sha3_256_ctx), sha3_256_init_v, sha3_256_write_v,
+     sha3_256_final_v, NULL, NULL},
 };
 
 /* The pieces as planned: every length, then the context copied after copy_at pieces and both
@@ -77,6 +81,7 @@ static void digest_pieces(const hash_desc *h, const plan *p, unsigned char *out,
         sha256_ctx b;
         sha512_ctx c;
         ripemd160_ctx d;
+        sha3_256_ctx e;
     } ctx, copy;
     size_t i, off = 0;
     int copied = 0;
@@ -219,7 +224,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t k0, k1;
 
     fuzz_init(&in, data, size);
-    which = (size_t)fuzz_below(&in, 6);
+    which = (size_t)fuzz_below(&in, 7);
     pieces = (size_t)fuzz_below(&in, MAX_PIECES + 1);
     for (i = 0; i < pieces; i++)
         p.len[i] = (size_t)fuzz_below(&in, 300);
@@ -233,7 +238,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_hash(&hashes[which], &p);
     else if (which == 4)
         check_siphash(&p, k0, k1);
-    else
+    else if (which == 5)
         check_d64(&p);
+    else
+        check_hash(&hashes[4], &p);
     return 0;
 }
