@@ -4,11 +4,12 @@
  * the dynamic usage.
  *
  * Input: which of three ComplexMemPool workloads (10, 40 or 100 children after the 100 base
- * transactions; built once per process), then up to 96 operations: add the lowest absent
- * transaction or a chosen one (with allocation failing after a chosen number of allocations,
- * when the input says), remove one with its descendants, trim by total size or by dynamic
- * usage to a chosen fraction (checking that every evicted package had the lowest descendant
- * fee rate), or add a transaction that double-spends an input of an entry. Each result is
+ * transactions; built once per process), then up to 96 operations: add a chosen transaction
+ * after its absent ancestors, or alone (so before its parents, if they are absent), with
+ * allocation failing after a chosen number of allocations when the input says; remove one with
+ * its descendants; trim by total size or by dynamic usage to a chosen fraction (checking that
+ * every evicted package had the lowest descendant fee rate); or add a transaction that
+ * double-spends an input of an entry. Each result is
  * what the model predicts: OK, DUPLICATE, HAS_CHILDREN, NOT_FOUND, CONFLICT, or NOMEM (only
  * where memory was made to run out, and then the pool is as it was). */
 #include "fuzz.h"
@@ -28,15 +29,6 @@ static const size_t children[] = {10, 40, 100};
 static mempool_workload workloads[3];
 static int made[3];
 
-/* The lowest absent transaction, or m->n when every one is present. */
-static uint32_t lowest_absent(const model *m)
-{
-    uint32_t i;
-    for (i = 0; i < m->n && m->present[i]; i++)
-        ;
-    return i;
-}
-
 static void add(model *m, mempool *pool, uint32_t i, long fail_after)
 {
     int rc, want = m->present[i] ? MEMPOOL_ERR_DUPLICATE
@@ -47,6 +39,25 @@ static void add(model *m, mempool *pool, uint32_t i, long fail_after)
     FUZZ_CHECK(rc == want || (fail_after >= 0 && want == MEMPOOL_OK && rc == MEMPOOL_ERR_NOMEM));
     if (rc == MEMPOOL_OK)
         m->present[i] = 1;
+}
+
+/* Adds i's absent ancestors among the workload (parents come before children, so in index
+ * order), then i itself (with allocation failing as asked): how a pool fills with chains. */
+static void add_with_ancestors(model *m, mempool *pool, uint32_t i, long fail_after)
+{
+    unsigned char need[256];
+    uint32_t j, k;
+    if (m->n > sizeof need)
+        abort();
+    memset(need, 0, m->n);
+    need[i] = 1;
+    for (j = i + 1; j-- > 0;)
+        for (k = 0; need[j] && k < m->npar[j]; k++)
+            need[m->par[j][k]] = 1;
+    for (j = 0; j < i; j++)
+        if (need[j] && !m->present[j])
+            add(m, pool, j, -1);
+    add(m, pool, i, fail_after);
 }
 
 static void remove_one(model *m, mempool *pool, uint32_t i)
@@ -113,9 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         switch (op % 8) {
         case 0:
         case 1:
-            i = lowest_absent(&m);
-            if (i < m.n)
-                add(&m, pool, i, op & 0x80 ? (long)fuzz_below(&in, 8) : -1);
+            add_with_ancestors(&m, pool, i, op & 0x80 ? (long)fuzz_below(&in, 8) : -1);
             break;
         case 2:
         case 3:
