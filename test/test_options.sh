@@ -641,6 +641,7 @@ fi
 bad "-compare takes no value" -compare=1
 bad "-compare cannot be combined with -asymptote" -compare -asymptote=1,2
 bad "-compare cannot be combined with -asymptote" -asymptote=1 -list -compare
+bad "-compare cannot be combined with -instructions" -compare -instructions
 bad "-compare: no selected benchmark has implementations to compare" -compare -filter=RIPEMD160
 bad "-compare: no selected benchmark has implementations to compare" -compare -list \
     -filter='Prevector.*|SipHash_32b'

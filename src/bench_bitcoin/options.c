@@ -360,6 +360,11 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
                    "at the benchmarks' own sizes)");
         return -1;
     }
+    if (o->compare && o->instructions) {
+        bench_error("-compare cannot be combined with -instructions (it times its rows "
+                   "against each other; callgrind sees none of its epochs)");
+        return -1;
+    }
     return check_combinations(o);
 }
 
