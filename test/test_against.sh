@@ -94,6 +94,16 @@ grep -q 'REGRESSION.*`SipHash_32b`' "$tmp/out" && fail "planted slowdown: SipHas
 grep -F -q -- '-max-regression=10: 1 benchmark significantly more than 10% slower' "$tmp/err" \
     || fail "planted slowdown: no gate line: $(cat "$tmp/err")"
 
+# The rounds are spread over 8 pairs of serving processes: the other build is started 8 times,
+# and the summary says so.
+wrapper counted "echo started >>'$tmp/starts'; exec '$prog' \"\$@\""
+run -against="$tmp/counted" -filter=SipHash_32b -min-time=10
+[ $rc -eq 0 ] || fail "-against a counted wrapper: exit $rc: $(cat "$tmp/err")"
+starts=$(wc -l <"$tmp/starts")
+[ "$starts" -eq 8 ] || fail "the other build started $starts times, not 8"
+grep -F -q "interleaved round by round over 8 pairs of processes" "$tmp/out" \
+    || fail "-against: the summary does not name the pairs: $(cat "$tmp/out")"
+
 # ---- -against: bad other builds ---------------------------------------------------------
 bad "-against: cannot run '$tmp/missing': No such file or directory" -against="$tmp/missing" "$FAST"
 : >"$tmp/plain"

@@ -6,6 +6,7 @@
 
 #include "bench_bitcoin/against.h"
 #include "bench_bitcoin/against_proto.h"
+#include "bench_bitcoin/clustered.h"
 #include "bench_bitcoin/filter.h"
 #include "bench_bitcoin/verdict.h"
 #include "crypto/sha256.h"
@@ -33,6 +34,15 @@
  * 95% interval over a family of k rows needs it under 0.05 / k: 16 pairs serve up to 1600. */
 #define MIN_ROUNDS 16
 #define MAX_ROUNDS 64
+/* Pairs of serving processes (one of each build per pair) the rounds are spread over. Two
+ * processes of one build differ by a few percent on rows that allocate or walk a megabyte
+ * (where their memory lies physically, and their allocator's state, differ, and stay for
+ * the process's life), so a single pair's difference is the two processes', not the builds':
+ * the pair is the unit that repeats, and its number sets the interval's degrees of freedom
+ * (clustered.h). Eight: seven degrees of freedom keep the t quantile near 2.4 for one row
+ * and under 5 for a table of 24, at sixteen serving processes. */
+#define AGAINST_PAIRS 8
+#define AGAINST_PAIRS_TEXT "8"
 /* The shortest epoch: over 10,000 times the clock's resolution (about 20 ns here), and long
  * against the pipe round trip between epochs (about 30 us). Many short epochs rather than a
  * few long ones: a burst of the host's noise then spoils fewer of the pairs, and the
@@ -613,6 +623,7 @@ typedef struct {
     size_t rounds;
     double self_ns[MAX_ROUNDS];   /* per iteration, per round */
     double other_ns[MAX_ROUNDS];
+    size_t pair[MAX_ROUNDS];      /* the pair of processes that measured the round */
 } plan;
 
 /* Sends m and receives the answer of kind want into *m. 0, or -1 after one error line. */
@@ -656,7 +667,8 @@ static int calibrate(peer *self, peer *other, plan *pl, double budget_ns)
         if (ns >= pl->target_ns)
             break;
         /* far below the target: tenfold, where the time says little; else to about it */
-        next = ns * 10 < pl->target_ns ? (double)n * 10 : ceil((double)n * pl->target_ns * 1.1 / ns);
+        next = ns * 10 < pl->target_ns ? (double)n * 10
+                                       : ceil((double)n * pl->target_ns * 1.1 / ns);
         if (!(next < 1e15)) {
             peer_kill(self);
             bench_error("-against: %s runs in no measurable time (was its op optimized away?)",
@@ -674,21 +686,57 @@ static int calibrate(peer *self, peer *other, plan *pl, double budget_ns)
     rounds = floor(budget_ns / pl->target_ns);
     pl->rounds = rounds < MIN_ROUNDS ? MIN_ROUNDS : rounds > MAX_ROUNDS ? MAX_ROUNDS
                                                                        : (size_t)rounds;
-    pl->rounds -= pl->rounds % 2;   /* as many rounds with either side first */
+    /* every pair measures as many rounds with either side first */
+    pl->rounds -= pl->rounds % (2 * AGAINST_PAIRS);
     return 0;
 }
 
-/* The rounds: this build first in even rounds, the other first in odd ones. 0, or -1. */
+/* The rounds, spread over the pairs: round r on pair r % AGAINST_PAIRS, this build first in
+ * the pair's even rounds and the other first in its odd ones. Every pair but the first (which
+ * calibrated) first runs one epoch on each side, unmeasured, so that all enter the rounds
+ * warm. 0, or -1. */
 static int measure(peer *self, peer *other, plan *pl)
 {
-    size_t r;
+    size_t r, j;
+    double ignored;
+    for (j = 1; j < AGAINST_PAIRS; j++)
+        if (epoch(&self[j], pl, pl->n, &ignored) != 0
+            || epoch(&other[j], pl, pl->n, &ignored) != 0)
+            return -1;
     for (r = 0; r < pl->rounds; r++) {
-        peer *first = r % 2 ? other : self, *second = r % 2 ? self : other;
+        size_t k = r % AGAINST_PAIRS, turn = r / AGAINST_PAIRS;
+        peer *first = turn % 2 ? &other[k] : &self[k], *second = turn % 2 ? &self[k] : &other[k];
         double a, b;
         if (epoch(first, pl, pl->n, &a) != 0 || epoch(second, pl, pl->n, &b) != 0)
             return -1;
-        pl->self_ns[r] = (r % 2 ? b : a) / (double)pl->n;
-        pl->other_ns[r] = (r % 2 ? a : b) / (double)pl->n;
+        pl->self_ns[r] = (turn % 2 ? b : a) / (double)pl->n;
+        pl->other_ns[r] = (turn % 2 ? a : b) / (double)pl->n;
+        pl->pair[r] = k;
+    }
+    return 0;
+}
+
+/* Sends one message of kind k (text: name, for run) to every process of both builds and
+ * waits for each one's answer of kind want (into *self_m and *other_m: pair 0's). 0, or -1
+ * after one error line. */
+static int tell_all(peer *self, peer *other, against_kind k, const char *name,
+                    against_kind want, const plan *pl, against_msg *self_m, against_msg *other_m)
+{
+    size_t j;
+    for (j = 0; j < AGAINST_PAIRS; j++) {
+        against_msg ms, mo;
+        memset(&ms, 0, sizeof ms);
+        ms.kind = k;
+        if (name)
+            snprintf(ms.text, sizeof ms.text, "%s", name);
+        mo = ms;
+        if (ask(&self[j], &ms, want, pl->doing, 0) != 0
+            || ask(&other[j], &mo, want, pl->doing, 0) != 0)
+            return -1;
+        if (j == 0) {
+            *self_m = ms;
+            *other_m = mo;
+        }
     }
     return 0;
 }
@@ -717,12 +765,7 @@ static int compare_one(peer *self, peer *other, const against_options *o, const 
     if (pl->target_ns < MIN_EPOCH_NS)
         pl->target_ns = MIN_EPOCH_NS;
 
-    memset(&ms, 0, sizeof ms);
-    ms.kind = AGAINST_RUN;
-    snprintf(ms.text, sizeof ms.text, "%s", e->name);
-    mo = ms;
-    if (ask(self, &ms, AGAINST_READY, pl->doing, 0) != 0
-        || ask(other, &mo, AGAINST_READY, pl->doing, 0) != 0)
+    if (tell_all(self, other, AGAINST_RUN, e->name, AGAINST_READY, pl, &ms, &mo) != 0)
         goto done;
     self_batch = ms.batch;
     other_batch = mo.batch;
@@ -733,11 +776,7 @@ static int compare_one(peer *self, peer *other, const against_options *o, const 
     else if (calibrate(self, other, pl, o->min_time_ns / 2) != 0 || measure(self, other, pl) != 0)
         goto done;
     snprintf(unit, unit_cap, "%s", ms.text);
-    memset(&ms, 0, sizeof ms);
-    ms.kind = AGAINST_END;
-    mo = ms;
-    if (ask(self, &ms, AGAINST_DONE, pl->doing, 0) != 0
-        || ask(other, &mo, AGAINST_DONE, pl->doing, 0) != 0)
+    if (tell_all(self, other, AGAINST_END, NULL, AGAINST_DONE, pl, &ms, &mo) != 0)
         goto done;
     rc = 0;
     if (*skipped)
@@ -750,7 +789,8 @@ static int compare_one(peer *self, peer *other, const against_options *o, const 
     w->unit = unit;
     w->self_ns = median(pl->self_ns, pl->rounds);
     w->other_ns = median(pl->other_ns, pl->rounds);
-    if (nb_stats_paired(pl->other_ns, pl->self_ns, pl->rounds, family, CONFIDENCE, &w->r) != 0)
+    if (clustered_ratio(pl->other_ns, pl->self_ns, pl->pair, pl->rounds, AGAINST_PAIRS, family,
+                        CONFIDENCE, &w->r) != 0)
         w->r.estimate = w->r.low = w->r.high = NAN, w->r.significant = 0;
     verdict_judge(w, o->max_regression);
     verdict_print(w);
@@ -764,7 +804,7 @@ done:
 
 int against_run(const against_options *o, const bench_entry *sel, size_t count)
 {
-    peer self, other;
+    peer self[AGAINST_PAIRS], other[AGAINST_PAIRS];
     name_list ours, theirs;
     unsigned char *common = NULL;
     verdict_row *rows = NULL;
@@ -786,23 +826,43 @@ int against_run(const against_options *o, const bench_entry *sel, size_t count)
         timeout_ms = sec * 1e3;
     }
     snprintf(label, sizeof label, "'%s'", o->other);
-    memset(&self, 0, sizeof self);
-    memset(&other, 0, sizeof other);
+    memset(self, 0, sizeof self);
+    memset(other, 0, sizeof other);
     memset(&ours, 0, sizeof ours);
     memset(&theirs, 0, sizeof theirs);
-    self.path = "this build's serving process";
-    other.path = label;
-    self.to = self.from = self.err = other.to = other.from = other.err = -1;
-    self.timeout_ms = other.timeout_ms = timeout_ms;
+    for (i = 0; i < AGAINST_PAIRS; i++) {
+        self[i].path = "this build's serving process";
+        other[i].path = label;
+        self[i].to = self[i].from = self[i].err = other[i].to = other[i].from = -1;
+        other[i].err = -1;
+        self[i].timeout_ms = other[i].timeout_ms = timeout_ms;
+    }
     /* a child that dies must be an error line, not the end of this process */
     signal(SIGPIPE, SIG_IGN);
     /* the other first: a bad path is the likelier error, and says more */
-    if (peer_spawn(&other, o->other, o->no_pin, 1) != 0)
+    if (peer_spawn(&other[0], o->other, o->no_pin, 1) != 0)
         return 1;
-    if (handshake(&other, &theirs) != 0 || filter_names(&theirs, o->filter) != 0)
+    /* all started before any is waited for, so that their start-ups overlap */
+    for (i = 0; i < AGAINST_PAIRS; i++)
+        if ((i > 0 && peer_spawn(&other[i], o->other, o->no_pin, 1) != 0)
+            || peer_spawn(&self[i], SELF_EXE, o->no_pin, 0) != 0)
+            goto done;
+    if (handshake(&other[0], &theirs) != 0 || filter_names(&theirs, o->filter) != 0)
         goto done;
-    if (peer_spawn(&self, SELF_EXE, o->no_pin, 0) != 0 || handshake(&self, &ours) != 0)
+    if (handshake(&self[0], &ours) != 0)
         goto done;
+    for (i = 1; i < AGAINST_PAIRS; i++) {   /* the other pairs: the same programs again */
+        name_list again;
+        int bad;
+        memset(&again, 0, sizeof again);
+        bad = handshake(&other[i], &again) != 0;
+        names_free(&again);
+        memset(&again, 0, sizeof again);
+        bad = bad || handshake(&self[i], &again) != 0;
+        names_free(&again);
+        if (bad)
+            goto done;
+    }
     common = bb_malloc_array(count ? count : 1, 1);
     rows = bb_malloc_array(count ? count : 1, sizeof *rows);
     units = bb_malloc_array(count ? count : 1, sizeof *units);
@@ -824,22 +884,27 @@ int against_run(const against_options *o, const bench_entry *sel, size_t count)
         int skipped;
         if (!common[i])
             continue;
-        if (compare_one(&self, &other, o, &sel[i], ncommon, &rows[nrows], units[nrows],
+        if (compare_one(self, other, o, &sel[i], ncommon, &rows[nrows], units[nrows],
                         sizeof units[nrows], &skipped) != 0)
             goto done;
         nrows += !skipped;
     }
-    if (peer_quit(&other) != 0 || peer_quit(&self) != 0)
-        goto done;
-    gate = verdict_finish(rows, nrows, label, "interleaved round by round", o->max_regression);
+    for (i = 0; i < AGAINST_PAIRS; i++)
+        if (peer_quit(&other[i]) != 0 || peer_quit(&self[i]) != 0)
+            goto done;
+    gate = verdict_finish(rows, nrows, label,
+                          "interleaved round by round over " AGAINST_PAIRS_TEXT
+                          " pairs of processes", o->max_regression);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         bench_error("writing the table to stdout failed: %s", strerror(errno));
         goto done;
     }
     status = gate;
 done:
-    peer_kill(&other);
-    peer_kill(&self);
+    for (i = 0; i < AGAINST_PAIRS; i++) {
+        peer_kill(&other[i]);
+        peer_kill(&self[i]);
+    }
     names_free(&ours);
     names_free(&theirs);
     bb_free(common);

@@ -7,12 +7,15 @@
  * randomisation off). The parent only decides and reduces. A serving child runs the
  * benchmark's own function once per comparison, so its setup and teardown run as in a plain
  * run and every epoch is an epoch of its nb_run (nb_setup included); only the epoch sizes come
- * from outside (nb_drive). The parent grows this build's epochs until one lasts the epoch
+ * from outside (nb_drive). Eight pairs of serving children (one of each build per pair) share
+ * the rounds, because two processes of one build differ on memory-heavy rows for as long as
+ * they live. The parent grows this build's epochs on the first pair until one lasts the epoch
  * target, the other build running the same epochs; that count is then every epoch's, on both
- * sides. Then rounds of one epoch per side, this build first in even rounds and the other
- * first in odd ones (A B, B A, ...), so that a drift of the machine's speed that is linear
- * over two rounds weighs on both alike. A round's two times per unit form one pair for
- * nb_stats_paired. */
+ * sides, in every pair. Then rounds of one epoch per side, round r on pair r mod 8, this build
+ * first in the pair's even rounds and the other first in its odd ones (A B, B A, ...), so
+ * that a drift of the machine's speed that is linear over two rounds weighs on both alike.
+ * Each pair's rounds reduce to their median log ratio, and the pairs to a t interval
+ * (clustered.h). */
 #ifndef BENCH_BITCOIN_AGAINST_H
 #define BENCH_BITCOIN_AGAINST_H
 
