@@ -30,8 +30,7 @@
 
 /* Rounds per benchmark: at least enough for a paired interval to mean something, at most what
  * keeps a fast op's comparison short; between them, as many as the measuring time affords. */
-/* 16: with the Wilcoxon interval the smallest two-sided p-value of n pairs is 2 / 2^n, and a
- * 95% interval over a family of k rows needs it under 0.05 / k: 16 pairs serve up to 1600. */
+/* 16: two rounds per pair of processes (below), one with either build first. */
 #define MIN_ROUNDS 16
 #define MAX_ROUNDS 64
 /* Pairs of serving processes (one of each build per pair) the rounds are spread over. Two
