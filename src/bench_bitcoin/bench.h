@@ -94,8 +94,16 @@ const bench_entry *bench_registry(size_t *count);
 /* The hash families whose implementations can be pinned (crypto/dispatch.h). */
 typedef enum {
     BENCH_HASH_SHA1, BENCH_HASH_SHA256, BENCH_HASH_SHA512,
-    BENCH_HASH_CHACHA20   /* not a hash, pinned the same way (crypto/chacha20.h) */
+    BENCH_HASH_CHACHA20,  /* not a hash, pinned the same way (crypto/chacha20.h) */
+    BENCH_HASH_SHA3       /* one implementation: the bench_sha3_impl_* functions below */
 } bench_hash_family;
+
+/* SHA3-256's implementations in the shape of crypto/dispatch.h's, for -compare
+ * (crypto_hash.c): the portable code is the only one, "standard", so forcing it (or "auto")
+ * changes nothing and anything else is refused. */
+size_t bench_sha3_impl_list(const char **names, size_t cap);
+int bench_sha3_impl_force(const char *name);
+const char *bench_sha3_impl_current(void);
 
 /* A registered benchmark that -compare measures once per implementation of its family and
  * once through OpenSSL, all in one nb_compare (paired and interleaved; the [auto] row is the

@@ -79,9 +79,10 @@ static void print_help(FILE *out)
         "                        spread over its epochs (default: " BENCH_DEFAULT_MIN_TIME_TEXT
         "; Core's is 10, see\n"
         "                        below); 0 leaves the harness's own minimum epoch time\n"
-        "  -compare              run each selected hash benchmark (SHA1, SHA256,\n"
-        "                        SHA256D64_1024, SHA256_32b, SHA512; others are skipped) on\n"
-        "                        every implementation this CPU offers, and through OpenSSL:\n"
+        "  -compare              run each selected hash benchmark (CHACHA20_1MB, SHA1,\n"
+        "                        SHA256, SHA256D64_1024, SHA256_32b, SHA3_256_1M, SHA512;\n"
+        "                        others are skipped) on every implementation this CPU\n"
+        "                        offers, and through OpenSSL:\n"
         "                        rows 'SHA256 [auto]' (what autodetect picks), one per\n"
         "                        implementation ('SHA256 [standard]', 'SHA256 [shani]', ...)\n"
         "                        and 'SHA256 [openssl]' (SHA256_Init/Update/Final; absent when\n"
@@ -361,6 +362,7 @@ static const hash_family families[] = {
     {"SHA256", sha256_impl_list, sha256_impl_force, sha256_impl_current},
     {"SHA512", sha512_impl_list, sha512_impl_force, sha512_impl_current},
     {"ChaCha20", chacha20_impl_list, chacha20_force, chacha20_implementation},
+    {"SHA3-256", bench_sha3_impl_list, bench_sha3_impl_force, bench_sha3_impl_current},
 };
 
 /* More than any family has (SHA-256 has five). */
@@ -416,7 +418,8 @@ static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows
     }
     if (n == 0) {
         bench_error("-compare: no selected benchmark has implementations to compare (those "
-                   "that do: SHA1, SHA256, SHA256D64_1024, SHA256_32b, SHA512)");
+                   "that do: CHACHA20_1MB, SHA1, SHA256, SHA256D64_1024, SHA256_32b, "
+                   "SHA3_256_1M, SHA512)");
         bb_free(r);
         return -1;
     }

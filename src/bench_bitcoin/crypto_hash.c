@@ -263,6 +263,7 @@ BENCH_OP_LOOP(sha256_loop, sha256_op)
 BENCH_OP_LOOP(sha512_loop, sha512_op)
 BENCH_OP_LOOP(sha256_32b_loop, sha256_32b_op)
 BENCH_OP_LOOP(sha256_d64_loop, sha256_d64_op)
+BENCH_OP_LOOP(sha3_256_loop, sha3_256_op)
 
 static int provide_sha1(bench_op *op)
 {
@@ -277,6 +278,28 @@ static int provide_sha256(bench_op *op)
 static int provide_sha512(bench_op *op)
 {
     return provide_big(op, sha512_loop);
+}
+
+static int provide_sha3_256(bench_op *op)
+{
+    return provide_big(op, sha3_256_loop);
+}
+
+size_t bench_sha3_impl_list(const char **names, size_t cap)
+{
+    if (cap > 0)
+        names[0] = "standard";
+    return 1;
+}
+
+int bench_sha3_impl_force(const char *name)
+{
+    return name && (strcmp(name, "standard") == 0 || strcmp(name, "auto") == 0) ? 0 : -1;
+}
+
+const char *bench_sha3_impl_current(void)
+{
+    return "standard";
 }
 
 static int provide_sha256_32b(bench_op *op)
@@ -321,6 +344,7 @@ static const bench_compare_entry compare_registry[] = {
     {"SHA256D64_1024", BENCH_HASH_SHA256, provide_sha256_d64,
      OPENSSL_FN(bench_openssl_sha256d64_1024)},
     {"SHA256_32b", BENCH_HASH_SHA256, provide_sha256_32b, OPENSSL_FN(bench_openssl_sha256_32b)},
+    {"SHA3_256_1M", BENCH_HASH_SHA3, provide_sha3_256, OPENSSL_FN(bench_openssl_sha3_256_1m)},
     {"SHA512", BENCH_HASH_SHA512, provide_sha512, OPENSSL_FN(bench_openssl_sha512)},
 };
 

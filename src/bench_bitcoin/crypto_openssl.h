@@ -15,6 +15,7 @@ int bench_openssl_sha256(bench_op *op);            /* SHA256 */
 int bench_openssl_sha512(bench_op *op);            /* SHA512 */
 int bench_openssl_sha256_32b(bench_op *op);        /* SHA256_32b: chained 32-byte hashes */
 int bench_openssl_sha256d64_1024(bench_op *op);    /* SHA256D64_1024, one input at a time */
+int bench_openssl_sha3_256_1m(bench_op *op);       /* SHA3_256_1M, through EVP_Digest */
 /* CHACHA20_1MB through EVP_chacha20 (defined in chacha.c, beside the benchmark). */
 int bench_openssl_chacha20_1mb(bench_op *op);
 
