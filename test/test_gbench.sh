@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench_bitcoin -output-gbench as Google Benchmark's own compare.py reads it (Debian's
 # libbenchmark-tools, which needs python3-scipy): `compare.py benchmarks A.json B.json` on two
-# runs prints a row per epoch and its Mann-Whitney U test for each benchmark. Skipped (77)
+# runs prints a row per epoch and its Mann-Whitney U test for each benchmark; with -asymptote,
+# one benchmark per n, named Name/n as Google Benchmark names arguments. Skipped (77)
 # where compare.py or scipy is missing.
 set -u
 : "${top_builddir:=.}"
@@ -27,23 +28,36 @@ trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-for run in a b; do
-    NANOBENCH_SUPPRESS_WARNINGS=1 "$bin" -filter='SipHash_32b|SHA256_32b' -min-time=5 \
-        -output-gbench="$tmp/$run.json" >/dev/null 2>"$tmp/err" ||
-        { cat "$tmp/err"; echo "FAIL: bench_bitcoin -output-gbench failed"; exit 1; }
-done
-if ! "$py" "$compare" benchmarks "$tmp/a.json" "$tmp/b.json" >"$tmp/out" 2>"$tmp/err"; then
-    cat "$tmp/err"
-    echo "FAIL: compare.py failed on two -output-gbench files"
-    exit 1
-fi
-sed 's/\x1b\[[0-9;]*m//g' "$tmp/out" >"$tmp/plain"
-cat "$tmp/plain"
+# two_runs PREFIX OPTION...: two runs of bench_bitcoin with OPTIONs into PREFIXa.json and
+# PREFIXb.json, then compare.py on them, its output without colours in $tmp/plain
+two_runs() {
+    prefix=$1
+    shift
+    for run in a b; do
+        NANOBENCH_SUPPRESS_WARNINGS=1 "$bin" "$@" -min-time=5 \
+            -output-gbench="$tmp/$prefix$run.json" >/dev/null 2>"$tmp/err" ||
+            { cat "$tmp/err"; echo "FAIL: bench_bitcoin $* -output-gbench failed"; exit 1; }
+    done
+    if ! "$py" "$compare" benchmarks "$tmp/${prefix}a.json" "$tmp/${prefix}b.json" \
+            >"$tmp/out" 2>"$tmp/err"; then
+        cat "$tmp/err"
+        echo "FAIL: compare.py failed on two files of bench_bitcoin $* -output-gbench"
+        exit 1
+    fi
+    sed 's/\x1b\[[0-9;]*m//g' "$tmp/out" >"$tmp/plain"
+    cat "$tmp/plain"
+}
+# epochs_tested NAME: compare.py shows a row per epoch of NAME and its U test over them
+epochs_tested() {
+    n=$(grep -c "^$1  " "$tmp/plain")
+    [ "$n" -eq 11 ] || fail "$1: $n rows, not one per epoch (11)"
+    grep -q "^${1}_pvalue .*U Test, Repetitions: 11 vs 11" "$tmp/plain" ||
+        fail "$1: no U test over 11 vs 11 repetitions"
+}
+
+two_runs "" -filter='SipHash_32b|SHA256_32b'
 for name in SHA256_32b SipHash_32b; do
-    n=$(grep -c "^$name  " "$tmp/plain")
-    [ "$n" -eq 11 ] || fail "$name: $n rows, not one per epoch (11)"
-    grep -q "^${name}_pvalue .*U Test, Repetitions: 11 vs 11" "$tmp/plain" ||
-        fail "$name: no U test over 11 vs 11 repetitions"
+    epochs_tested "$name"
     for agg in mean median stddev; do
         grep -q "^${name}_$agg " "$tmp/plain" || fail "$name: no $agg aggregate"
     done
@@ -51,4 +65,11 @@ done
 # Times are in ns: a SipHash of 32 bytes takes between 1 ns and 100 us on any machine.
 awk '/^SipHash_32b_median / { t = $4 } END { exit !(t >= 1 && t <= 100000) }' "$tmp/plain" ||
     fail "SipHash_32b_median's old time is not a plausible number of ns"
+
+# -asymptote: one entry per n, each its own benchmark for compare.py (one name for all would
+# merge them into one row set of 22 epochs)
+two_runs n -filter=SipHash_32b -asymptote=1,2
+epochs_tested SipHash_32b/1
+epochs_tested SipHash_32b/2
+grep -q '"SipHash_32b"' "$tmp/na.json" && fail "-asymptote: an entry named without its n"
 [ "$failures" -eq 0 ]

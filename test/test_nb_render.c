@@ -866,6 +866,90 @@ out:
     nb_bench_free(b);
 }
 
+static void op_inc20(void *arg)
+{
+    int i;
+    (void)arg;
+    for (i = 0; i < 20; ++i)
+        counter++;
+}
+
+/* The first number in s after key, as written by the template below. */
+static double field(const char *s, const char *key)
+{
+    const char *p = strstr(s, key);
+    return p ? strtod(p + strlen(key), NULL) : -1;
+}
+
+/* What nb_compare found is on each alternative's result ({{ratio}}, {{comparedTo}}, ...),
+ * exactly the figures nb_comparison_relative gives; a result of nb_run has none (nan, null,
+ * false, an empty name). {{runName}} is Google Benchmark's "Name/N" when N is set. */
+static void test_comparison_tags(void)
+{
+    static const char tmpl[] = "{{#result}}[{{name}}|{{runName}}|{{comparedTo}}|r={{ratio}}|"
+                               "l={{ratioLow}}|h={{ratioHigh}}|{{significant}}|{{fastest}}|"
+                               "{{baseline}}]{{/result}}";
+    nb_alternative alts[] = { { "slow", op_inc20, NULL, NULL }, { "fast", op_inc, NULL, NULL } };
+    nb_bench *b = make_bench(NULL, 0);
+    nb_comparison *c;
+    char *s, *json, want[300];
+    double ratio, low, high;
+    const char *fast;
+    int rc;
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    nb_name(nb_complexity_n(b, 800), "plain");
+    nb_run(b, op_inc, NULL);
+    nb_complexity_n(b, -1);
+    c = nb_compare(b, alts, 2);
+    CHECK(c != NULL);
+    if (!c) {
+        nb_bench_free(b);
+        return;
+    }
+    ratio = nb_comparison_relative(c, 1, &low, &high);
+    s = render(tmpl, b, &rc);
+    CHECK(rc == 0 && s);
+    if (s) {
+        CHECK(strstr(s, "[plain|plain/800||r=nan|l=nan|h=nan|false|false|false]") != NULL);
+        snprintf(want, sizeof want, "[slow|slow|slow|r=1|l=1|h=1|false|%s|true]",
+                 nb_comparison_fastest(c) == 0 ? "true" : "false");
+        CHECK(strstr(s, want) != NULL);
+        fast = strstr(s, "[fast|fast|slow|");
+        CHECK(fast != NULL);
+        if (fast) {
+            CHECK(field(fast, "r=") == ratio);
+            CHECK(field(fast, "l=") == low);
+            CHECK(field(fast, "h=") == high);
+            CHECK(low <= ratio && ratio <= high);
+            snprintf(want, sizeof want, "|%s|%s|false]",
+                     nb_comparison_significant(c, 1) ? "true" : "false",
+                     nb_comparison_fastest(c) == 1 ? "true" : "false");
+            CHECK(strstr(fast, want) == strchr(fast, ']') + 1 - strlen(want));
+        }
+    }
+    bb_free(s);
+    json = render(nb_templ_json(), b, &rc);
+    CHECK(rc == 0 && json && json_valid(json));
+    if (json) {
+        CHECK(strstr(json, "\"comparedTo\": \"\",\n            \"ratio\": null,") != NULL);
+        CHECK(count_substr(json, "\"comparedTo\": \"slow\",") == 2);
+        CHECK(count_substr(json, "\"baseline\": true,") == 1);
+    }
+    bb_free(json);
+    json = render(nb_templ_gbench(), b, &rc);
+    CHECK(rc == 0 && json && json_valid(json));
+    if (json) {
+        CHECK(count_substr(json, "\"name\": \"plain/800\",") == EPOCHS);
+        CHECK(count_substr(json, "\"name\": \"plain/800_median\",") == 1);
+        CHECK(count_substr(json, "\"run_name\": \"fast\",") > 3);
+    }
+    bb_free(json);
+    nb_comparison_free(c);
+    nb_bench_free(b);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -880,6 +964,7 @@ int main(int argc, char **argv)
     test_string_edges();
     test_seventeen_digits();
     test_long_context_key();
+    test_comparison_tags();
     if (check_comma_locale()) { /* the same output whatever LC_NUMERIC the program set */
         test_json();
         test_csv();

@@ -274,6 +274,12 @@ static nb_comparison *prepare(nb_bench *b, const nb_alternative *alts, size_t n,
         cfg.name = (char *)alts[i].name;
         if (!(res[i] = nb_result_new(&cfg, resolution)))
             break;
+        /* the comparison's figures go on the result (nb_result_comparison): the baseline's
+         * name now, while failing still leaves nothing behind */
+        res[i]->cmp.baseline = bb_malloc(strlen(alts[0].name) + 1);
+        if (!res[i]->cmp.baseline)
+            break;
+        strcpy(res[i]->cmp.baseline, alts[0].name);
     }
     if (i < n) {
         for (i = 0; i < n; ++i)
@@ -393,6 +399,13 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
 
     reduce(c, res, scratch);
     for (i = 0; i < n; ++i) {
+        nb_result_comparison *m = &res[i]->cmp;
+        m->ratio = c->ratio[i].estimate;
+        m->low = c->ratio[i].low;
+        m->high = c->ratio[i].high;
+        m->significant = c->ratio[i].significant;
+        m->fastest = i == c->fastest;
+        m->is_baseline = i == 0;
         nb_bench_append(b, res[i]);
         c->results[i] = res[i];
     }

@@ -47,6 +47,16 @@ typedef struct {
     double counters[NB_MEASURE_COUNT];
 } nb_epoch;
 
+/* What nb_compare found for one alternative, kept on its result so that templates can
+ * write it ({{ratio}}, {{comparedTo}}, ...: doc/templates.md). */
+typedef struct {
+    char *baseline;            /* the baseline's name (owned); NULL: not from nb_compare */
+    double ratio, low, high;   /* the baseline's time over this one's, 95% interval */
+    int significant;           /* the interval excludes 1 */
+    int fastest;               /* the comparison's fastest alternative */
+    int is_baseline;           /* this is the baseline (ratio 1) */
+} nb_result_comparison;
+
 struct nb_result {
     nb_config cfg;             /* snapshot; cfg.out is not used */
     double clock_resolution;   /* seconds */
@@ -57,6 +67,7 @@ struct nb_result {
     int overflow;              /* ended with "iterations overflow" */
     int counted;               /* counters from callgrind's simulation (nb_valgrind.c) */
     uint64_t discarded;        /* epochs run and not kept (calibration, short) */
+    nb_result_comparison cmp;  /* from nb_compare; cmp.baseline NULL otherwise */
 };
 
 /* ---- clock (nb_clock.c) ---- */

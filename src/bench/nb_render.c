@@ -234,19 +234,35 @@ static const char *const config_tags[] = {
 };
 #define CONFIG_TAG_COUNT (sizeof config_tags / sizeof config_tags[0])
 
+/* What nb_compare found (nb_result_comparison): nan / false for other results. */
+static const char *const comparison_tags[] = {
+    "ratio", "ratioLow", "ratioHigh", "significant", "fastest", "baseline",
+};
+#define COMPARISON_TAG_COUNT (sizeof comparison_tags / sizeof comparison_tags[0])
+
+static int is_comparison_tag(const token *t)
+{
+    size_t i;
+    for (i = 0; i < COMPARISON_TAG_COUNT; ++i)
+        if (name_is(t, comparison_tags[i]))
+            return 1;
+    return 0;
+}
+
 static int is_config_tag(const token *t)
 {
     size_t i;
     for (i = 0; i < CONFIG_TAG_COUNT; ++i)
         if (name_is(t, config_tags[i]))
             return 1;
-    return 0;
+    return is_comparison_tag(t);
 }
 
 static int is_string_tag(const token *t)
 {
     return name_is(t, "title") || name_is(t, "name") || name_is(t, "unit") ||
-           name_is(t, "timeUnit") || name_is(t, "implausible");
+           name_is(t, "timeUnit") || name_is(t, "implausible") || name_is(t, "runName") ||
+           name_is(t, "comparedTo");
 }
 
 static int measure_of(const char *s, size_t len, nb_measure *m)
@@ -449,10 +465,20 @@ static double in_unit(const render_ctx *x, const nb_result *r, nb_measure m, nb_
 
 /* Shortest of %.15g..%.17g that reads back as v, with the decimal point a
  * '.' whatever the locale says. */
+static void format_number(char *buf, size_t size, double v)
+{
+    int prec;
+    for (prec = 15; prec <= 17; ++prec) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) /* both in the same locale */
+            break;
+    }
+    nb_c_decimal_point(buf);
+}
+
 static void put_number(render_ctx *x, double v)
 {
     char buf[40];
-    int prec;
 
     if (!isfinite(v)) {
         if (x->mode == M_JSON)
@@ -461,12 +487,7 @@ static void put_number(render_ctx *x, double v)
             ob_puts(x->o, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
         return; /* CSV: an empty field */
     }
-    for (prec = 15; prec <= 17; ++prec) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v) /* both in the same locale */
-            break;
-    }
-    nb_c_decimal_point(buf);
+    format_number(buf, sizeof buf, v);
     ob_puts(x->o, buf);
 }
 
@@ -597,6 +618,52 @@ static int config_value(const nb_bench *b, const nb_result *r, const token *t, d
     return 0;
 }
 
+/* {{runName}}: the name, and "/N" after it when the complexity N is set, as Google
+ * Benchmark names a benchmark run with an argument ("Name/800"). */
+static int put_run_name(render_ctx *x, const nb_result *r)
+{
+    const char *name = r ? nb_result_name(r) : nb_get_name(x->bench);
+    double n = r ? r->cfg.complexity_n : nb_get_complexity_n(x->bench);
+    char num[40], *s;
+    size_t len;
+    if (!name)
+        name = "";
+    if (!(n >= 0) || !isfinite(n)) {
+        put_string(x, name);
+        return 0;
+    }
+    format_number(num, sizeof num, n);
+    len = strlen(name);
+    s = bb_malloc(len + strlen(num) + 2);
+    if (!s) {
+        err_at(x->err, NULL, 0, "out of memory");
+        x->o->failed = 1;
+        return -1;
+    }
+    memcpy(s, name, len);
+    s[len] = '/';
+    strcpy(s + len + 1, num);
+    put_string(x, s);
+    bb_free(s);
+    return 0;
+}
+
+/* A comparison tag of r: a number (nan when r is not from nb_compare) or true/false. */
+static void put_comparison(render_ctx *x, const nb_result *r, const token *t)
+{
+    const nb_result_comparison *c = r && r->cmp.baseline ? &r->cmp : NULL;
+    if (name_is(t, "ratio"))
+        put_number(x, c ? c->ratio : NAN);
+    else if (name_is(t, "ratioLow"))
+        put_number(x, c ? c->low : NAN);
+    else if (name_is(t, "ratioHigh"))
+        put_number(x, c ? c->high : NAN);
+    else
+        ob_puts(x->o, c && (name_is(t, "significant") ? c->significant
+                            : name_is(t, "fastest") ? c->fastest : c->is_baseline)
+                      ? "true" : "false");
+}
+
 /* A config or string tag of r (or of the bench when r is NULL); -1 when t is
  * neither. */
 static int put_config(render_ctx *x, const nb_result *r, const token *t)
@@ -630,6 +697,12 @@ static int put_config(render_ctx *x, const nb_result *r, const token *t)
             nb_result_implausible(r, why, sizeof why);
         put_string(x, why);
     }
+    else if (name_is(t, "runName"))
+        return put_run_name(x, r);
+    else if (name_is(t, "comparedTo"))
+        put_string(x, r ? r->cmp.baseline : NULL);
+    else if (is_comparison_tag(t))
+        put_comparison(x, r, t);
     else if (config_value(x->bench, r, t, &v))
         return -1;
     else if (name_is(t, "relative"))
@@ -884,6 +957,13 @@ const char *nb_templ_json(void)
            "            \"epochIterations\": {{epochIterations}},\n"
            "            \"warmup\": {{warmup}},\n"
            "            \"relative\": {{relative}},\n"
+           "            \"comparedTo\": \"{{comparedTo}}\",\n"
+           "            \"ratio\": {{ratio}},\n"
+           "            \"ratioLow\": {{ratioLow}},\n"
+           "            \"ratioHigh\": {{ratioHigh}},\n"
+           "            \"significant\": {{significant}},\n"
+           "            \"fastest\": {{fastest}},\n"
+           "            \"baseline\": {{baseline}},\n"
            "            \"median(elapsed)\": {{median(elapsed)}},\n"
            "            \"medianAbsolutePercentError(elapsed)\": "
            "{{medianAbsolutePercentError(elapsed)}},\n"
@@ -941,6 +1021,8 @@ const char *nb_templ_html(void)
            "svg .box { fill: #4a7bd0; fill-opacity: .18; stroke: #4a7bd0; }\n"
            "svg .median { stroke: #1d3f8a; stroke-width: 3; }\n"
            "svg .epoch { fill: #d0582a; fill-opacity: .75; }\n"
+           "svg .ci line { stroke: #2a8a3a; stroke-width: 2; }\n"
+           "td.sig { font-weight: bold; }\n"
            "</style>\n"
            "</head>\n"
            "<body>\n"
@@ -958,6 +1040,11 @@ const char *nb_templ_html(void)
            " \"relative\": {{relative}}, \"complexityN\": {{complexityN}}, \"median\": {{median(el"
            "apsed)}},\n"
            " \"implausible\": \"{{implausible}}\",\n"
+           " \"comparedTo\": \"{{comparedTo}}\", \"ratio\": {{ratio}}, \"ratioLow\": {{ratioLow}},"
+           "\n"
+           " \"ratioHigh\": {{ratioHigh}}, \"significant\": {{significant}}, \"fastest\": {{fastes"
+           "t}},\n"
+           " \"baseline\": {{baseline}},\n"
            " \"err\": {{medianAbsolutePercentError(elapsed)}}, \"total\": {{sumProduct(iterations,"
            " elapsed)}},\n"
            " \"epochs\": [{{#measurement}}{{elapsed}}{{^-last}}, {{/-last}}{{/measurement}}]}{{^-l"
@@ -1032,6 +1119,29 @@ const char *nb_templ_html(void)
            "        return t;\n"
            "    }\n"
            "\n"
+           "    function fmtRatio(v) { return isFinite(v) && v !== null ? v.toFixed(3) : \"-\"; }"
+           "\n"
+           "    /* the result r of group g was compared with (nb_compare), if it is in g */\n"
+           "    function baselineOf(g, r) {\n"
+           "        if (r.ratio === null) return null;\n"
+           "        return g.results.filter(function (b) {\n"
+           "            return b.baseline && b.name === r.comparedTo;\n"
+           "        })[0] || null;\n"
+           "    }\n"
+           "    /* a compared result's cell: \"1.234\\u00d7 [1.201, 1.270]\" */\n"
+           "    function ratioText(r) {\n"
+           "        if (r.ratio === null) return \"\";\n"
+           "        if (r.baseline) return \"baseline\";\n"
+           "        return fmtRatio(r.ratio) + \"\\u00d7 [\" + fmtRatio(r.ratioLow) + \", \" +\n"
+           "            fmtRatio(r.ratioHigh) + \"]\";\n"
+           "    }\n"
+           "    function verdict(r) {\n"
+           "        if (r.ratio === null) return \"\";\n"
+           "        var v = r.baseline ? \"\" : !r.significant ? \"no difference\" :\n"
+           "                r.ratio > 1 ? \"faster\" : \"slower\";\n"
+           "        return r.fastest ? (v ? v + \", fastest\" : \"fastest\") : v;\n"
+           "    }\n"
+           "\n"
            "    /* one group per title and unit, in the order results ran */\n"
            "    var groups = [], byKey = {}, titles = [], i;\n"
            "    data.forEach(function (r) {\n"
@@ -1064,8 +1174,21 @@ const char *nb_templ_html(void)
            "    groups.forEach(function (g) {\n"
            "        var all = [], lo, hi, log, ts, W = 900, left = 250, right = 90, top = 34, rowH"
            " = 26;\n"
-           "        var plotW = W - left - right, H, s, x, ticks = [], relative, first;\n"
-           "        g.results.forEach(function (r) { all = all.concat(r.per); });\n"
+           "        var plotW = W - left - right, H, s, x, ticks = [], relative, first, compared;"
+           "\n"
+           "        g.results.forEach(function (r) {\n"
+           "            var base = baselineOf(g, r);\n"
+           "            all = all.concat(r.per);\n"
+           "            /* the time per unit that the ratio's interval implies, from the baseline'"
+           "s median */\n"
+           "            if (base && !r.baseline && r.ratioLow > 0 && r.ratioHigh > 0) {\n"
+           "                r.ci = [base.perMedian / r.ratioHigh, base.perMedian / r.ratioLow];\n"
+           "                if (r.ci[0] > 0 && isFinite(r.ci[1]))\n"
+           "                    all = all.concat(r.ci);\n"
+           "                else\n"
+           "                    r.ci = null;\n"
+           "            }\n"
+           "        });\n"
            "        report.appendChild(el(\"h2\", {}, g.title + \" (time per \" + g.unit + \")\"))"
            ";\n"
            "        if (!all.length) {\n"
@@ -1128,17 +1251,37 @@ const char *nb_templ_html(void)
            "            s.appendChild(svg(\"line\", { \"class\": \"median\", x1: x(r.perMedian),\n"
            "                                        x2: x(r.perMedian), y1: y - 9, y2: y + 9 }));"
            "\n"
+           "            if (r.ci) {\n"
+           "                var ci = svg(\"g\", { \"class\": \"ci\" });\n"
+           "                ci.appendChild(svg(\"title\", {}, r.name + \": \" + ratioText(r) + \" "
+           "the speed of \" +\n"
+           "                                   r.comparedTo + \" (95% interval)\"));\n"
+           "                ci.appendChild(svg(\"line\", { x1: x(r.ci[0]), x2: x(r.ci[1]), y1: y +"
+           " 11,\n"
+           "                                             y2: y + 11 }));\n"
+           "                [r.ci[0], r.ci[1]].forEach(function (t) {\n"
+           "                    ci.appendChild(svg(\"line\", { x1: x(t), x2: x(t), y1: y + 8, y2: "
+           "y + 13 }));\n"
+           "                });\n"
+           "                s.appendChild(ci);\n"
+           "            }\n"
            "            s.appendChild(svg(\"text\", { x: left + plotW + 8, y: y + 4 }, fmtTime(r.p"
            "erMedian)));\n"
            "        });\n"
            "        report.appendChild(s);\n"
            "\n"
            "        relative = g.results.some(function (r) { return r.relative; });\n"
+           "        compared = g.results.filter(function (r) { return r.ratio !== null; })\n"
+           "            .map(function (r) { return r.comparedTo; })\n"
+           "            .filter(function (n, k, a) { return a.indexOf(n) === k; }).join(\", \");\n"
            "        first = g.results[0];\n"
            "        var table = el(\"table\"), head = el(\"tr\");\n"
            "        [\"benchmark\", \"median time/\" + g.unit, g.unit + \"/s\", \"err%\", \"epochs"
            "\",\n"
-           "         \"total s\"].concat(relative ? [\"relative\"] : []).forEach(function (h) {\n"
+           "         \"total s\"].concat(relative ? [\"relative\"] : [])\n"
+           "        .concat(compared ? [\"speed vs \" + compared + \" [95% interval]\", \"verdict"
+           "\"] : [])\n"
+           "        .forEach(function (h) {\n"
            "            head.appendChild(el(\"th\", {}, h));\n"
            "        });\n"
            "        table.appendChild(head);\n"
@@ -1156,9 +1299,26 @@ const char *nb_templ_html(void)
            "            if (relative)\n"
            "                tr.appendChild(el(\"td\", {}, (first.perMedian / r.perMedian * 100).to"
            "Fixed(1) + \"%\"));\n"
+           "            if (compared) {\n"
+           "                tr.appendChild(el(\"td\", r.significant ? { \"class\": \"sig\" } : {},"
+           " ratioText(r)));\n"
+           "                tr.appendChild(el(\"td\", {}, verdict(r)));\n"
+           "            }\n"
            "            table.appendChild(tr);\n"
            "        });\n"
            "        report.appendChild(table);\n"
+           "        if (compared)\n"
+           "            report.appendChild(el(\"p\", { \"class\": \"note\" }, \"speed vs baseline:"
+           " the baseline's \" +\n"
+           "                \"time over this result's, from paired rounds measured interleaved (nb"
+           "_compare): \" +\n"
+           "                \"above 1 is faster. The brackets hold its 95% interval, which the lin"
+           "e under a \" +\n"
+           "                \"chart row marks as time per \" + g.unit + \" (the baseline's median "
+           "over the \" +\n"
+           "                \"interval's bounds); \\\"faster\\\" and \\\"slower\\\" only where the"
+           " interval \" +\n"
+           "                \"excludes 1.\"));\n"
            "        g.results.forEach(function (r) {\n"
            "            if (r.implausible)\n"
            "                report.appendChild(el(\"p\", { \"class\": \"warn\" }, \"\\u26a0 \" + r"
@@ -1220,8 +1380,8 @@ const char *nb_templ_gbench(void)
            "    },\n"
            "    \"benchmarks\": [\n"
            "{{#result}}{{#measurement}}        {\n"
-           "            \"name\": \"{{name}}\",\n"
-           "            \"run_name\": \"{{name}}\",\n"
+           "            \"name\": \"{{runName}}\",\n"
+           "            \"run_name\": \"{{runName}}\",\n"
            "            \"run_type\": \"iteration\",\n"
            "            \"repetitions\": {{epochs}},\n"
            "            \"threads\": 1,\n"
@@ -1232,8 +1392,8 @@ const char *nb_templ_gbench(void)
            "        },\n"
            "{{/measurement}}"
            "        {\n"
-           "            \"name\": \"{{name}}_mean\",\n"
-           "            \"run_name\": \"{{name}}\",\n"
+           "            \"name\": \"{{runName}}_mean\",\n"
+           "            \"run_name\": \"{{runName}}\",\n"
            "            \"run_type\": \"aggregate\",\n"
            "            \"repetitions\": {{epochs}},\n"
            "            \"threads\": 1,\n"
@@ -1245,8 +1405,8 @@ const char *nb_templ_gbench(void)
            "            \"time_unit\": \"{{timeUnit}}\"\n"
            "        },\n"
            "        {\n"
-           "            \"name\": \"{{name}}_median\",\n"
-           "            \"run_name\": \"{{name}}\",\n"
+           "            \"name\": \"{{runName}}_median\",\n"
+           "            \"run_name\": \"{{runName}}\",\n"
            "            \"run_type\": \"aggregate\",\n"
            "            \"repetitions\": {{epochs}},\n"
            "            \"threads\": 1,\n"
@@ -1258,8 +1418,8 @@ const char *nb_templ_gbench(void)
            "            \"time_unit\": \"{{timeUnit}}\"\n"
            "        },\n"
            "        {\n"
-           "            \"name\": \"{{name}}_stddev\",\n"
-           "            \"run_name\": \"{{name}}\",\n"
+           "            \"name\": \"{{runName}}_stddev\",\n"
+           "            \"run_name\": \"{{runName}}\",\n"
            "            \"run_type\": \"aggregate\",\n"
            "            \"repetitions\": {{epochs}},\n"
            "            \"threads\": 1,\n"

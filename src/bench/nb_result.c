@@ -40,6 +40,7 @@ void nb_result_free(nb_result *r)
     if (!r)
         return;
     nb_config_free(&r->cfg);
+    bb_free(r->cmp.baseline);
     bb_free(r->epochs);
     bb_free(r);
 }
