@@ -6,44 +6,18 @@
 # older bench_bitcoin without the protocol, one that crashes or hangs mid-run, one whose list
 # of benchmarks differs. Runs two fast benchmarks with small -min-time.
 set -u
-prog="${top_builddir:-.}/bench_bitcoin"
+. "$(dirname "$0")/lib.sh" # fail, run, run_fails, bad
+prog=$top_builddir/bench_bitcoin
 case $prog in /*) ;; *) prog="$(pwd)/$prog" ;; esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_against.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-checks=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+make_tmp test_against
 FAST='-filter=SHA256_32b|SipHash_32b'
-
-# run ARGS...: runs the program; $rc, $tmp/out, $tmp/err.
-run() {
-    "$prog" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    checks=$((checks + 1))
-}
-
-# bad PATTERN ARGS...: fails before measuring: exactly one line on stderr with PATTERN,
-# nothing on stdout.
-bad() {
-    pattern=$1
-    shift
-    run "$@"
-    [ $rc -ne 0 ] || fail "'$*' exited 0"
-    [ $rc -lt 126 ] || fail "'$*' died (exit $rc): $(cat "$tmp/err")"
-    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "'$*': stderr is not one line: $(cat "$tmp/err")"
-    grep -F -q -- "$pattern" "$tmp/err" || fail "'$*': stderr lacks '$pattern': $(cat "$tmp/err")"
-    grep -q '^bench_bitcoin: ' "$tmp/err" || fail "'$*': stderr does not name the program"
-    [ ! -s "$tmp/out" ] || fail "'$*': printed on stdout: $(head -2 "$tmp/out")"
-}
 
 # midrun PATTERN ARGS...: fails after measuring began: a non-zero exit and exactly one error
 # line (the others on stderr are notes), which contains PATTERN.
 midrun() {
     pattern=$1
     shift
-    run "$@"
-    [ $rc -ne 0 ] || fail "'$*' exited 0"
-    [ $rc -lt 126 ] || fail "'$*' died (exit $rc): $(cat "$tmp/err")"
+    run_fails "$@"
     [ "$(grep -c '^bench_bitcoin: ' "$tmp/err")" -eq 1 ] \
         || fail "'$*': not one error line: $(cat "$tmp/err")"
     grep -F -q -- "$pattern" "$tmp/err" || fail "'$*': stderr lacks '$pattern': $(cat "$tmp/err")"

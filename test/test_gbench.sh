@@ -5,12 +5,11 @@
 # one benchmark per n, named Name/n as Google Benchmark names arguments. Skipped (77)
 # where compare.py or scipy is missing.
 set -u
-: "${top_builddir:=.}"
+. "$(dirname "$0")/lib.sh"
 bin=$top_builddir/bench_bitcoin
 compare=${GBENCH_COMPARE:-/usr/share/benchmark/compare.py}
 if [ ! -f "$compare" ]; then
-    echo "SKIP: $compare is absent (Debian package libbenchmark-tools)"
-    exit 77
+    skip "$compare is absent (Debian package libbenchmark-tools)"
 fi
 py=
 for p in python3 /usr/bin/python3; do
@@ -20,13 +19,9 @@ for p in python3 /usr/bin/python3; do
     fi
 done
 if [ -z "$py" ]; then
-    echo "SKIP: no python3 with scipy (Debian package python3-scipy) to run compare.py"
-    exit 77
+    skip "no python3 with scipy (Debian package python3-scipy) to run compare.py"
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_gbench.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+make_tmp test_gbench
 
 # two_runs PREFIX OPTION...: two runs of bench_bitcoin with OPTIONs into PREFIXa.json and
 # PREFIXb.json, then compare.py on them, its output without colours in $tmp/plain

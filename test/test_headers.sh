@@ -6,12 +6,9 @@
 # archives the build made and gets known answers (C++ sees mangled names unless a header
 # declares its functions extern "C").
 set -u
-: "${top_srcdir:=.}" "${top_builddir:=.}"
+. "$(dirname "$0")/lib.sh"
 cc=${CC:-cc}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_headers.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+make_tmp test_headers
 
 # Warnings are errors where the build makes them so (CI); a call to an undeclared function
 # (a missing #include) always is.

@@ -6,20 +6,11 @@
 # baseline and its interval as -output-json of the same run holds them, in the table and as a
 # mark on the chart. Skipped (77) where Chromium is missing.
 set -u
-: "${top_builddir:=.}"
+. "$(dirname "$0")/lib.sh"
 bin=$top_builddir/bench_bitcoin
-chrome=
-for c in chromium chromium-browser google-chrome; do
-    if command -v "$c" >/dev/null 2>&1; then chrome=$c; break; fi
-done
-if [ -z "$chrome" ]; then
-    echo "SKIP: Chromium is not installed (Debian package chromium), so the report is not rendered"
-    exit 77
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_html.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+chrome=$(first_command chromium chromium-browser google-chrome) ||
+    skip "Chromium is not installed (Debian package chromium), so the report is not rendered"
+make_tmp test_html
 
 NANOBENCH_SUPPRESS_WARNINGS=1 "$bin" -filter='SipHash_32b|SHA1|SHA256_32b|PrevectorClear.*' \
     -min-time=2 -output-html="$tmp/report.html" >/dev/null 2>"$tmp/err" ||
@@ -55,7 +46,7 @@ NANOBENCH_SUPPRESS_WARNINGS=1 "$bin" -compare -filter=SHA256_32b -min-time=1 \
     -output-html="$tmp/cmp.html" -output-json="$tmp/cmp.json" >/dev/null 2>"$tmp/err" ||
     { cat "$tmp/err"; echo "FAIL: bench_bitcoin -compare -output-html failed"; exit 1; }
 dump "$tmp/cmp.html" "$tmp/cmpdom"
-if ! command -v python3 >/dev/null 2>&1; then
+if ! first_command python3 >/dev/null; then
     echo "no python3 to read -output-json: the comparison's figures are not checked"
 else
     python3 - "$tmp/cmp.json" "$tmp/cmpdom" <<'PY' || fail "the -compare report"

@@ -4,17 +4,13 @@
 # library with the flags pkg-config gives and runs, the man page lands in X/share/man/man1, and
 # `make uninstall prefix=X` removes what install put there.
 set -u
-: "${top_builddir:=.}" "${top_srcdir:=.}"
+. "$(dirname "$0")/lib.sh"
 make=${MAKE:-make}
 cc=${CC:-cc}
 if ! command -v pkg-config >/dev/null 2>&1; then
-    echo "SKIP: pkg-config is not installed, so the installed .pc file cannot be read"
-    exit 77
+    skip "pkg-config is not installed, so the installed .pc file cannot be read"
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_install.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+make_tmp test_install
 
 prefix=$tmp/pre
 if ! $make -C "$top_builddir" install prefix="$prefix" >"$tmp/install.log" 2>&1; then

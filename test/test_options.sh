@@ -4,36 +4,9 @@
 # (header, rows, complexity table, CSV and JSON files), and no file left behind on failure.
 # Runs only fast benchmarks with -min-time=1.
 set -u
-prog="${top_builddir:-.}/bench_bitcoin"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_options.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-checks=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# run ARGS...: runs the program; $rc, $tmp/out, $tmp/err.
-run() {
-    "$prog" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    checks=$((checks + 1))
-}
-
-# bad PATTERN ARGS...: the program must fail before running anything, with exactly one line
-# on stderr that contains PATTERN (a fixed string), and print nothing on stdout.
-bad() {
-    pattern=$1
-    shift
-    run "$@"
-    if [ $rc -eq 0 ]; then
-        fail "'$*' exited 0"
-    elif [ $rc -ge 126 ]; then
-        fail "'$*' died (exit $rc): $(cat "$tmp/err")"
-    fi
-    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "'$*': stderr is not one line: $(cat "$tmp/err")"
-    grep -F -q -- "$pattern" "$tmp/err" || fail "'$*': stderr lacks '$pattern': $(cat "$tmp/err")"
-    grep -q '^bench_bitcoin: ' "$tmp/err" || fail "'$*': stderr does not name the program"
-    [ ! -s "$tmp/out" ] || fail "'$*': printed on stdout: $(head -2 "$tmp/out")"
-}
+. "$(dirname "$0")/lib.sh" # fail, run, bad
+prog=$top_builddir/bench_bitcoin
+make_tmp test_options
 
 # good ARGS...: the program must exit 0.
 good() {
@@ -633,7 +606,7 @@ good -sanity-check -filter=SHA256_32b -output-csv="$tmp/d/s.csv"
     fail "-sanity-check CSV: $(cat "$tmp/d/s.csv")"
 
 # ---- -compare ------------------------------------------------------------------------------
-if grep -q '^#define HAVE_OPENSSL 1' "${top_builddir:-.}/config.h" 2>/dev/null; then
+if grep -q '^#define HAVE_OPENSSL 1' "$top_builddir/config.h" 2>/dev/null; then
     openssl=yes
 else
     openssl=no

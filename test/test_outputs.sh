@@ -7,12 +7,9 @@
 # whole loops and inner_loops >= 1, values > 0, value x loops x inner_loops = the epoch's time),
 # loaded with pyperf itself where it is installed; a fractional batch is a clear error.
 set -u
-: "${top_builddir:=.}"
+. "$(dirname "$0")/lib.sh"
 bin=$top_builddir/bench_bitcoin
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_outputs.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+make_tmp test_outputs
 
 NANOBENCH_SUPPRESS_WARNINGS=1 "$bin" -filter='SipHash_32b|SHA1' -min-time=5 \
     -output-csv="$tmp/core.csv" >"$tmp/table" 2>"$tmp/err" ||

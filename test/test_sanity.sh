@@ -3,11 +3,9 @@
 # iteration, prints no table and exits 0. Under --enable-sanitizers this is the run that puts
 # every benchmark's code through ASan and UBSan.
 set -u
-prog="${top_builddir:-.}/bench_bitcoin"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_sanity.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/lib.sh"
+prog=$top_builddir/bench_bitcoin
+make_tmp test_sanity
 
 # The benchmarks every CPU runs, and Core's per-implementation SHA-256 rows for the
 # implementations this one offers (as -compare lists them: each "SHA256 [impl]" row), in
