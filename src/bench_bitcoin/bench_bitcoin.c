@@ -122,8 +122,9 @@ static void print_help(FILE *out)
         "                        both run as serving processes, measured epoch by epoch in\n"
         "                        alternation, with one iteration count; a table of both\n"
         "                        sides' ns/unit, this/other with its 95% interval (for all\n"
-        "                        rows together) and a verdict. -min-time is split between\n"
-        "                        the two sides. Not with -compare, -asymptote, -output-*\n"
+        "                        rows together) and a verdict. -min-time (default 50 here)\n"
+        "                        is split between the two sides. Not with -compare,\n"
+        "                        -asymptote, -output-*\n"
         "  -baseline=<file>      after the run, compare it with an earlier -output-json file\n"
         "                        (unpaired, so weaker than -against: the two runs saw\n"
         "                        different states of the machine)\n"
@@ -134,10 +135,9 @@ static void print_help(FILE *out)
         "                        checked, as for -list)\n"
         "\n"
         "The default -min-time deviates from Core's 10 ms: on the 2-core VM this was tuned on,\n"
-        "10 ms left 7-12 of the 16 rows at err% >= 1% even when the machine was idle (whole\n"
-        "run 0.3 s); " BENCH_DEFAULT_MIN_TIME_TEXT
-        " ms left 0-5 (2 on average) and took 1.1 s (1.4 s at\n"
-        "most under load), the most that fits the 1.5 s budget for the whole default run\n"
+        "10 ms left 4-10 of the 37 rows at err% >= 1% (whole run 0.6 s); "
+        BENCH_DEFAULT_MIN_TIME_TEXT " ms left\n"
+        "4-7 and took 1.3 s, the most that fits the 1.5 s budget for the whole default run\n"
         "(doc/benchmarks.md has the figures).\n"
         "\n"
         "Output files are written whole or not at all. Every error is one line on stderr and\n"
@@ -654,7 +654,8 @@ int main(int argc, char **argv)
         against_options ao;
         ao.other = o.against;
         ao.filter = o.filter;
-        ao.min_time_ns = o.min_time_ns > 0 ? o.min_time_ns : BENCH_DEFAULT_MIN_TIME_MS * 1e6;
+        ao.min_time_ns = !o.min_time_given ? BENCH_AGAINST_DEFAULT_MIN_TIME_MS * 1e6
+                         : o.min_time_ns > 0 ? o.min_time_ns : BENCH_DEFAULT_MIN_TIME_MS * 1e6;
         ao.max_regression = o.max_regression;
         ao.no_pin = o.no_pin;
         if (!o.no_pin)   /* before the other build starts: it inherits the one CPU */

@@ -314,6 +314,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
                 return -1;
             }
             o->min_time_ns = ms * 1e6;
+            o->min_time_given = 1;
         } else if (IS("max-regression")) {
             double pct;
             if (parse_decimal(value, strlen(value), &pct) != 0 || pct > 1e6) {
