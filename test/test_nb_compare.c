@@ -284,6 +284,22 @@ typedef struct {
     size_t epochs;          /* epochs begun (counted after a setup) */
 } fake_alt;
 
+static void world_op(void *arg);
+
+/* Alternative id of w: op world_op on *fa, cost ns per call, no burst, no nesting. */
+static void fake_alt_init(fake_alt *fa, nb_alternative *alt, fake_world *w, size_t id,
+                          const char *name, uint64_t cost)
+{
+    memset(fa, 0, sizeof(*fa));
+    fa->w = w;
+    fa->id = id;
+    fa->cost = cost;
+    alt->name = name;
+    alt->op = world_op;
+    alt->arg = fa;
+    alt->op_n = NULL;
+}
+
 static uint64_t world_now(void *ctx)
 {
     return ((fake_world *)ctx)->t;
@@ -351,18 +367,10 @@ static void test_compare_fake(void)
     uint64_t iters;
     memset(&w, 0, sizeof(w));
     w.setup_cost = 700000;
-    for (i = 0; i < 3; ++i) {
-        fa[i].w = &w;
-        fa[i].id = i;
-        fa[i].cost = i == 1 ? 100 : 102;
-        fa[i].bench = NULL;
-        fa[i].burst = 0;
-        fa[i].epochs = 0;
-        alts[i].name = i == 0 ? "base" : i == 1 ? "fast" : "twin";
-        alts[i].op = world_op;
-        alts[i].arg = &fa[i];
-        alts[i].op_n = i == 2 ? world_op_n : NULL;
-    }
+    for (i = 0; i < 3; ++i)
+        fake_alt_init(&fa[i], &alts[i], &w, i, i == 0 ? "base" : i == 1 ? "fast" : "twin",
+                      i == 1 ? 100 : 102);
+    alts[2].op_n = world_op_n;
     b = world_bench(&w);
     if (!CHECK(b != NULL))
         return;
@@ -439,16 +447,8 @@ static void test_compare_bursts(void)
     size_t i, r, slow = 0;
     memset(&w, 0, sizeof(w));
     for (i = 0; i < 2; ++i) {
-        fa[i].w = &w;
-        fa[i].id = i;
-        fa[i].cost = i ? 200 : 210;
-        fa[i].bench = NULL;
+        fake_alt_init(&fa[i], &alts[i], &w, i, i ? "B" : "A", i ? 200 : 210);
         fa[i].burst = 100;
-        fa[i].epochs = 0;
-        alts[i].name = i ? "B" : "A";
-        alts[i].op = world_op;
-        alts[i].arg = &fa[i];
-        alts[i].op_n = NULL;
     }
     b = world_bench(&w);
     if (!CHECK(b != NULL))
@@ -489,18 +489,8 @@ static void test_compare_drift(void)
     size_t i;
     memset(&w, 0, sizeof(w));
     w.drift = 2e9; /* 1.0005 within a round (1 ms apart), 1.04 over the run */
-    for (i = 0; i < 2; ++i) {
-        fa[i].w = &w;
-        fa[i].id = i;
-        fa[i].cost = 100;
-        fa[i].bench = NULL;
-        fa[i].burst = 0;
-        fa[i].epochs = 0;
-        alts[i].name = i ? "B" : "A";
-        alts[i].op = world_op;
-        alts[i].arg = &fa[i];
-        alts[i].op_n = NULL;
-    }
+    for (i = 0; i < 2; ++i)
+        fake_alt_init(&fa[i], &alts[i], &w, i, i ? "B" : "A", 100);
     b = world_bench(&w);
     if (!CHECK(b != NULL))
         return;
@@ -532,18 +522,8 @@ static char *compare_table(size_t n, const uint64_t *costs, const char *const *n
     char *text = NULL;
     size_t len = 0, i;
     memset(&w, 0, sizeof(w));
-    for (i = 0; i < n; ++i) {
-        fa[i].w = &w;
-        fa[i].id = i;
-        fa[i].cost = costs[i];
-        fa[i].bench = NULL;
-        fa[i].burst = 0;
-        fa[i].epochs = 0;
-        alts[i].name = names[i];
-        alts[i].op = world_op;
-        alts[i].arg = &fa[i];
-        alts[i].op_n = NULL;
-    }
+    for (i = 0; i < n; ++i)
+        fake_alt_init(&fa[i], &alts[i], &w, i, names[i], costs[i]);
     b = world_bench(&w);
     out = open_memstream(&text, &len);
     if (!CHECK(b != NULL) || !CHECK(out != NULL)) {
@@ -693,16 +673,7 @@ static void test_compare_bad(void)
     nb_bench *b;
     long k;
     memset(&w, 0, sizeof(w));
-    fa.w = &w;
-    fa.id = 0;
-    fa.cost = 1000;
-    fa.bench = NULL;
-    fa.burst = 0;
-    fa.epochs = 0;
-    alts[0].name = "a";
-    alts[0].op = world_op;
-    alts[0].arg = &fa;
-    alts[0].op_n = NULL;
+    fake_alt_init(&fa, &alts[0], &w, 0, "a", 1000);
     alts[1] = alts[0];
     alts[1].name = "b";
     b = world_bench(&w);
