@@ -152,7 +152,8 @@ static void test_slow_first_call(void)
 }
 
 /* The op gets 4x faster during measurement: the epochs that fall short of
- * the target are discarded, never kept. */
+ * the keep cut (2/3 of the target) are discarded, never kept, and the result
+ * is the new speed. */
 static void test_recheck(void)
 {
     fake f = { 0, 0, 4000, 4000, 500, 1000 };
@@ -165,7 +166,7 @@ static void test_recheck(void)
     r = nb_result_at(b, 0);
     CHECK(nb_result_epoch_count(r) == 11);
     for (i = 0; i < r->count; ++i)
-        CHECKF(r->epochs[i].elapsed >= 1e-3 - 1e-12, "epoch %zu: %g s", i,
+        CHECKF(r->epochs[i].elapsed >= 1e-3 * 2 / 3 - 1e-12, "epoch %zu: %g s", i,
                r->epochs[i].elapsed);
     CHECK(r->discarded >= 3);
     CHECKF(fabs(nb_result_median(r, NB_ELAPSED) / 1e-6 - 1) < 1e-12, "median %g",
@@ -746,32 +747,110 @@ static void test_short_epochs_not_observed(void)
     }
 }
 
-/* An epoch that fell short grows by at least one iteration even when the
- * size the fastest time asks for rounds to the current one. Here it does:
- * the 2^60 ns target over a fastest time of (double)(2^60 - 1) = 2^60 is
- * 1 iteration, and the generator's state is set so that the first stretch
- * is exactly 0. Without the "at least one", the same short epoch ran again. */
-static void test_grow_at_least_one(void)
+/* Runs fake_op with first and later calls costing first and cost ns, 11
+ * epochs of a 1 ms target, on a fresh fake clock (*f); the bench (to free), or
+ * NULL after a failed CHECK. Checks the 11 epochs. */
+static nb_bench *run_1ms(fake *f, uint64_t first, uint64_t cost)
 {
-    uint64_t c = (UINT64_C(1) << 60) - 1;
-    fake f = { 0, 0, c, c, 0, 0 };
-    nb_bench *b = fake_bench(&f);
-    const nb_result *r;
+    nb_bench *b;
+    memset(f, 0, sizeof *f);
+    f->first_cost = first;
+    f->cost = cost;
+    if (!CHECK((b = fake_bench(f)) != NULL))
+        return NULL;
+    nb_run(nb_epochs(nb_min_epoch_time(b, 1000000), 11), fake_op, f);
+    CHECK(nb_result_epoch_count(nb_result_at(b, 0)) == 11);
+    return b;
+}
+
+/* 1 when every kept epoch of b's first result ran between lo and hi
+ * iterations. */
+static int iters_within(const nb_bench *b, uint64_t lo, uint64_t hi)
+{
+    const nb_result *r = nb_result_at(b, 0);
     size_t i;
-    if (!CHECK(b != NULL))
+    for (i = 0; i < r->count; ++i) {
+        if (r->epochs[i].iters < lo || r->epochs[i].iters > hi) {
+            fprintf(stderr, "epoch %zu: %llu iterations, not %llu-%llu\n", i,
+                    (unsigned long long)r->epochs[i].iters, (unsigned long long)lo,
+                    (unsigned long long)hi);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Calibration ends with the first epoch that lasts a tenth of the target,
+ * and gets there in few, short epochs: from 1 iteration of 1000 ns (under
+ * 100 ticks of the 20 ns clock) tenfold to 10 (10 us, timed to 0.2%), from
+ * there straight to a fifth of the 1 ms target (200 iterations), and
+ * measuring starts at once, with no whole-target epoch thrown away. */
+static void test_calibration_tenth(void)
+{
+    fake f;
+    nb_bench *b = run_1ms(&f, 1000, 1000);
+    const nb_result *r;
+    if (!b)
         return;
-    nb_epochs(nb_min_epoch_time(b, UINT64_C(1) << 60), 3);
-    CHECK(nb_logic_target(&b->cfg, 20) == UINT64_C(1) << 60);
-    /* splitmix64 adds its increment first: the state that makes it return 0 */
-    b->logic.rng = (uint64_t)0 - UINT64_C(0x9e3779b97f4a7c15);
-    nb_run(b, fake_op, &f);
     r = nb_result_at(b, 0);
-    CHECK(nb_result_epoch_count(r) == 3);
-    /* one 1-iteration epoch (short by 1 ns), then 2 iterations: long enough */
-    CHECKF(r->discarded == 2, "%llu calibration epochs", (unsigned long long)r->discarded);
-    CHECK(f.calls == 1 + 2 + result_iters(r));
-    for (i = 0; i < r->count; ++i)
-        CHECK(r->epochs[i].iters == 2);
+    CHECKF(r->discarded == 3, "%llu calibration epochs", (unsigned long long)r->discarded);
+    CHECK(f.calls == 1 + 10 + 200 + result_iters(r));
+    CHECK(iters_within(b, 1000, 1200));
+    nb_bench_free(b);
+}
+
+/* Epochs of slow ops stay at the target, as nanobench's do: an op that takes
+ * 0.55 of the target runs 2 iterations (1.1 targets) whatever the 0-20%
+ * stretch, never 3 (1.65), which rounding the stretched count up asked for
+ * whenever the stretch passed 10%; one of 0.8 of the target runs 1 (at least
+ * 3/4 of the target, above the 2/3 keep cut). */
+static void test_stretch_whole_iterations(void)
+{
+    fake f;
+    nb_bench *b = run_1ms(&f, 550000, 550000);
+    if (!b)
+        return;
+    CHECK(iters_within(b, 2, 2));
+    nb_bench_free(b);
+    if (!(b = run_1ms(&f, 800000, 800000)))
+        return;
+    CHECK(iters_within(b, 1, 1));
+    CHECK(nb_result_at(b, 0)->discarded == 0);
+    nb_bench_free(b);
+}
+
+/* An op slower than 2/3 of the target runs one iteration per epoch; the
+ * calibration epoch that found that is kept, as nanobench keeps it, when the
+ * next epoch confirms its speed (within 5%): 11 calls for 11 epochs. A first
+ * call 10% slower is dropped (12 calls), one 3% slower stays. */
+static void test_calibration_kept(void)
+{
+    static const uint64_t firsts[] = { 1500000, 1650000, 1545000 };
+    static const uint64_t calls[] = { 11, 12, 11 };
+    size_t k, i;
+    fake f;
+    nb_bench *b;
+    for (k = 0; k < 3; ++k) {
+        const nb_result *r;
+        if (!(b = run_1ms(&f, firsts[k], 1500000)))
+            return;
+        r = nb_result_at(b, 0);
+        CHECKF(f.calls == calls[k], "first call %llu ns: %llu calls",
+               (unsigned long long)firsts[k], (unsigned long long)f.calls);
+        CHECK(r->discarded == calls[k] - 11);
+        for (i = 1; i < r->count; ++i)
+            CHECK(r->epochs[i].elapsed == 1.5e-3);
+        CHECK(r->epochs[0].elapsed == (calls[k] == 11 ? firsts[k] : 1500000) * 1e-9);
+        nb_bench_free(b);
+    }
+    /* a warmup asked for is discarded, though it calibrates too: 1 + 11 calls */
+    memset(&f, 0, sizeof f);
+    f.first_cost = f.cost = 1500000;
+    if (!CHECK((b = fake_bench(&f)) != NULL))
+        return;
+    nb_run(nb_warmup(nb_epochs(nb_min_epoch_time(b, 1000000), 11), 1), fake_op, &f);
+    CHECK(nb_result_epoch_count(nb_result_at(b, 0)) == 11);
+    CHECKF(f.calls == 12, "%llu calls", (unsigned long long)f.calls);
     nb_bench_free(b);
 }
 
@@ -2428,7 +2507,9 @@ int main(int argc, char **argv)
     test_long_units_and_numbers();
     test_endless_other_name();
     test_short_epochs_not_observed();
-    test_grow_at_least_one();
+    test_calibration_tenth();
+    test_stretch_whole_iterations();
+    test_calibration_kept();
     test_clock_backwards();
     test_counter_valid_in_some_epochs();
     test_relative_baseline();

@@ -152,8 +152,11 @@ typedef struct {
     int state;
     uint64_t n;                /* iterations of the next epoch */
     uint64_t target;           /* ns an epoch must last to count */
+    uint64_t resolution;       /* ns, the clock's granularity */
     uint64_t t0;
     double fastest;            /* least ns per iteration seen (0: none yet) */
+    int provisional;           /* epochs[0] is the calibration epoch, kept until the
+                                * next kept epoch confirms it (nb_logic.c) */
     uint64_t rng;
     nb_result *result;         /* being filled */
     nb_vg_state vg;            /* state NB_ST_VALGRIND only */

@@ -86,14 +86,22 @@ static void observe(nb_logic *L, uint64_t elapsed)
 }
 
 /* Iterations for the next measured epoch: the target over the fastest time
- * per iteration seen, stretched by 0-20%. Sizing from the fastest, not the
- * mean, makes an epoch that runs at the op's usual speed last the target
- * even when earlier epochs were slowed down by noise, so the keep cut (2/3
- * of the target, in add) does not select the slow ones. 0 on overflow. */
+ * per iteration seen, stretched by 0-20% and rounded to the nearest whole
+ * iteration, but never so few that an epoch at the fastest speed would end
+ * under 3/4 of the target. Sizing from the fastest, not the mean, makes an
+ * epoch that runs at the op's usual speed last the target even when earlier
+ * epochs were slowed down by noise, so the keep cut (2/3 of the target, in
+ * add, below the 3/4 floor) does not select the slow ones. Rounding, not
+ * rounding up, keeps slow ops at nanobench's budget: an op of 0.45 of the
+ * target runs 2 iterations (0.9 of it), not 3. 0 on overflow. */
 static uint64_t sized(nb_bench *b)
 {
     nb_logic *L = &b->logic;
-    double n = ceil((double)L->target / L->fastest * (1.0 + 0.2 * uniform01(&L->rng)));
+    double per = (double)L->target / L->fastest;
+    double n = floor(per * (1.0 + 0.2 * uniform01(&L->rng)) + 0.5);
+    double least = ceil(per * 0.75);
+    if (n < least)
+        n = least;
     /* Clamp after the stretch and the rounding: an op slower than the target
      * then runs one iteration per epoch, not ceil(1 * stretch) = 2. */
     if (n < (double)b->cfg.min_epoch_iterations)
@@ -103,19 +111,26 @@ static uint64_t sized(nb_bench *b)
     return (uint64_t)n;
 }
 
-/* After an epoch that was too short: grow tenfold while far below the
- * target (the measurement is mostly clock noise there), else to the size
- * the fastest iteration asks for; always by at least one. */
+/* After an epoch that was too short: while far below the target (under a
+ * tenth, where the measurement is mostly clock noise), grow tenfold, or,
+ * once the epoch lasted 100 clock ticks (its time known to 1%), straight to
+ * a fifth of the target, which ends calibration (calibrate) for about a
+ * fifth of an epoch instead of up to a whole one; else to the size the
+ * fastest iteration asks for. Always by at least one. */
 static void grow(nb_bench *b, uint64_t elapsed)
 {
     nb_logic *L = &b->logic;
     uint64_t next;
     if (elapsed == 0 || elapsed * 10 < L->target) {
-        if (L->n > UINT64_MAX / 10 || (double)L->n * 10 >= NB_MAX_ITERS) {
+        /* the jump is more than doubling: elapsed < target / 10 */
+        double jump = elapsed > 0 && elapsed >= 100 * L->resolution
+                          ? ceil((double)L->n * (double)L->target / (5.0 * (double)elapsed))
+                          : (double)L->n * 10;
+        if (!(jump < NB_MAX_ITERS)) {
             overflow(b);
             return;
         }
-        next = L->n * 10;
+        next = (uint64_t)jump;
     } else {
         next = sized(b);
         if (next == 0) {
@@ -151,23 +166,61 @@ static void keep(nb_bench *b, uint64_t elapsed)
     r->count++;
 }
 
-/* A calibration epoch (never kept): once one lasts the target, measuring
- * starts with a size derived from it; until then, grow. */
-static void calibrate(nb_bench *b, uint64_t elapsed)
+/* How much slower per iteration than the epoch after it the calibration
+ * epoch may be and still be kept (confirm). */
+#define NB_PROVISIONAL_SLACK 1.05
+
+/* A calibration epoch: once one lasts a tenth of the target (long enough to
+ * time an iteration to 1%, observe), measuring starts with a size derived
+ * from it; until then, grow. Calibration costs about a fifth of an epoch this
+ * way, not a whole discarded one (a measured epoch that then proves too short,
+ * in add, is still discarded and resized). The epoch that ends calibration is
+ * kept, provisionally, when it passes the keep cut (2/3 of the target: an op
+ * that slow runs one iteration per epoch, and nanobench keeps that first
+ * epoch too) and may_keep is set (not after a warmup, which asked for
+ * discarding, nor when one epoch is all there is to keep); confirm decides.
+ * 1 when the epoch was kept. */
+static int calibrate(nb_bench *b, uint64_t elapsed, int may_keep)
 {
     nb_logic *L = &b->logic;
     observe(L, elapsed);
-    if (elapsed >= L->target) {
+    if (elapsed != 0 && elapsed * 10 >= L->target) {
         uint64_t next = sized(b);
+        int kept = 0;
         if (next == 0) {
             overflow(b);
-            return;
+            return 0;
         }
         L->state = NB_ST_MEASURE;
+        if (may_keep && L->result->cap >= 2 && elapsed >= L->target - L->target / 3) {
+            keep(b, elapsed);
+            L->provisional = 1;
+            kept = 1;
+        }
         L->n = next;
-    } else {
-        grow(b, elapsed);
+        return kept;
     }
+    grow(b, elapsed);
+    return 0;
+}
+
+/* The next kept epoch after a provisional one: the calibration epoch stays
+ * only if it ran at most 5% slower per iteration than this one. A slow first
+ * call (a lazy init: OpenSSL's takes about 2 ms) so never reaches the result,
+ * and an op that needs no warming costs no extra epoch, which keeps a run of
+ * slow ops at nanobench's budget. */
+static void confirm(nb_bench *b)
+{
+    nb_logic *L = &b->logic;
+    nb_result *r = L->result;
+    const nb_epoch *first = &r->epochs[0], *last = &r->epochs[r->count - 1];
+    L->provisional = 0;
+    if (r->count < 2 || first->elapsed / (double)first->iters <=
+                            NB_PROVISIONAL_SLACK * last->elapsed / (double)last->iters)
+        return;
+    memmove(&r->epochs[0], &r->epochs[1], (r->count - 1) * sizeof r->epochs[0]);
+    r->count--;
+    r->discarded++;
 }
 
 /* One epoch of L->n iterations took elapsed ns: record it or not, and
@@ -191,15 +244,15 @@ static void add(nb_bench *b, uint64_t elapsed)
             L->state = NB_ST_FIXED;
             L->n = b->cfg.epoch_iterations;
         } else {
-            /* the warmup epoch calibrates like any other */
+            /* the warmup epoch calibrates like any other, and is not kept */
             L->state = NB_ST_CALIBRATE;
-            calibrate(b, elapsed);
+            calibrate(b, elapsed, 0);
         }
         return;
     case NB_ST_CALIBRATE:
-        r->discarded++;
-        calibrate(b, elapsed);
-        return;
+        if (!calibrate(b, elapsed, 1))
+            r->discarded++;
+        break;
     case NB_ST_FIXED:
         keep(b, elapsed);
         break;
@@ -207,6 +260,8 @@ static void add(nb_bench *b, uint64_t elapsed)
         observe(L, elapsed);
         if (elapsed >= L->target - L->target / 3) {
             keep(b, elapsed);
+            if (L->provisional)
+                confirm(b);
             if (r->count < r->cap) {
                 uint64_t next = sized(b);
                 if (next == 0) {
@@ -275,6 +330,8 @@ int nb_impl_start(nb_bench *b, int optimized)
             nb_perf_note_once(b->cfg.out, b->perf.first_errno);
     }
     L->target = nb_logic_target(&b->cfg, res);
+    L->resolution = res;
+    L->provisional = 0;
     L->fastest = 0;
     endless = getenv("NANOBENCH_ENDLESS");
     if (b->driver) {
