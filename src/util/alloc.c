@@ -3,52 +3,38 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-static long fail_after = -1; /* < 0: never fail */
-static unsigned long succeeded;
+long bb_alloc_fail_after_ = -1; /* < 0: never fail */
+unsigned long bb_alloc_succeeded_;
 
-/* One more success. A relaxed atomic load and store, not an atomic increment:
- * the locked read-modify-write that an increment compiles to on x86 (`lock
- * add`) took 40% of PrevectorDestructor's time (perf, cpu-clock samples), the
- * plain load and store are the two ordinary moves. Atomic accesses keep
- * concurrent calls free of data races; when several threads allocate at once
- * an increment can be lost, which only makes the test-only count inexact (see
- * bb_alloc_count). */
-static void count_success(void)
-{
-    __atomic_store_n(&succeeded, __atomic_load_n(&succeeded, __ATOMIC_RELAXED) + 1,
-                     __ATOMIC_RELAXED);
-}
-
-/* One branch on the fast path; the hook is for tests only. */
+/* The test hook is on (bb_alloc_fail_after_ >= 0): 1 when this allocation
+ * may go ahead, counting it down. */
 static int may_allocate(void)
 {
-    if (fail_after < 0)
-        return 1;
-    if (fail_after == 0)
+    if (bb_alloc_fail_after_ == 0)
         return 0;
-    fail_after--;
+    bb_alloc_fail_after_--;
     return 1;
 }
 
-void *bb_malloc(size_t n)
+void *bb_malloc_hooked_(size_t n)
 {
     void *p;
     if (!may_allocate())
         return NULL;
     p = malloc(n ? n : 1);
     if (p)
-        count_success();
+        bb_alloc_count_success_();
     return p;
 }
 
-void *bb_realloc(void *p, size_t n)
+void *bb_realloc_hooked_(void *p, size_t n)
 {
     void *q;
     if (!may_allocate())
         return NULL;
     q = realloc(p, n ? n : 1);
     if (q)
-        count_success();
+        bb_alloc_count_success_();
     return q;
 }
 
@@ -59,17 +45,12 @@ void *bb_malloc_array(size_t count, size_t size)
     return bb_malloc(count * size);
 }
 
-void bb_free(void *p)
-{
-    free(p);
-}
-
 void bb_alloc_fail_after(long n)
 {
-    fail_after = n;
+    bb_alloc_fail_after_ = n;
 }
 
 unsigned long bb_alloc_count(void)
 {
-    return __atomic_load_n(&succeeded, __ATOMIC_RELAXED);
+    return __atomic_load_n(&bb_alloc_succeeded_, __ATOMIC_RELAXED);
 }
