@@ -11,7 +11,7 @@
 # single header (src/include/nanobench.h of its repository). Needs g++ (C++20), taskset
 # and python3. B is built as Core builds these files: -O2, with -msse4.1, -mavx -mavx2 and
 # -msse4.1 -msha on the SSE4.1, AVX2 and SHA-NI files; Core's default hardening flags are
-# left out. B's prevector is prevector<28, T>, the CScriptBase size these benchmarks were
+# left out unless HARDEN=1. B's prevector is prevector<28, T>, the CScriptBase size these benchmarks were
 # ported with (Core's is 36 today), so both sides do the same work.
 set -eu
 if [ $# -lt 2 ]; then
@@ -141,6 +141,14 @@ EOF
 flags="-std=c++20 -O2 -I$core -I$work -DENABLE_SSE41 -DENABLE_AVX2 -DENABLE_X86_SHANI"
 # ESCAPE_DESTRUCTOR=1: Core's PrevectorDestructor body with the escapes this project's has.
 [ "${ESCAPE_DESTRUCTOR:-0}" = 1 ] && flags="$flags -DESCAPE_DESTRUCTOR"
+# HARDEN=1: Core's default hardening flags on every file and the link (its configure adds
+# them unless --disable-hardening; -ftrivial-auto-var-init=pattern where the compiler has it).
+ldflags=
+if [ "${HARDEN:-0}" = 1 ]; then
+    flags="$flags -fPIE -D_FORTIFY_SOURCE=3 -fstack-protector-all -fcf-protection=full"
+    flags="$flags -fstack-clash-protection -ftrivial-auto-var-init=pattern"
+    ldflags="-pie -Wl,-z,relro -Wl,-z,now"
+fi
 (
     cd "$work"
     g++ $flags -c "$core/crypto/sha256.cpp" -o sha256.o
@@ -150,7 +158,7 @@ flags="-std=c++20 -O2 -I$core -I$work -DENABLE_SSE41 -DENABLE_AVX2 -DENABLE_X86_
     g++ $flags -msse4.1 -msha -c "$core/crypto/sha256_x86_shani.cpp" -o sha256_shani.o
     g++ $flags -c "$core/crypto/sha1.cpp" -o sha1.o
     g++ $flags -c core_rows.cpp -o core_rows.o
-    g++ -o core_rows ./*.o
+    g++ $ldflags -o core_rows ./*.o
 )
 filter=$(echo "$rows" | tr ' ' '|')
 i=1
