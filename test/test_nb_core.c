@@ -138,8 +138,8 @@ static void test_slow_first_call(void)
     for (i = 0; i < nb_result_epoch_count(r); ++i) {
         double e = nb_result_epoch(r, NB_ELAPSED, i) * nb_result_epoch(r, NB_ITERATIONS, i);
         CHECKF(e >= 1e-3 - 1e-12, "epoch %zu lasted %g s < 1 ms", i, e);
-        /* 0-20% stretch over the target: between 1000 and 1200 calls, plus rounding */
-        CHECKF(r->epochs[i].iters >= 1000 && r->epochs[i].iters <= 1201,
+        /* 0-10% stretch over the target: between 1000 and 1100 calls, plus rounding */
+        CHECKF(r->epochs[i].iters >= 1000 && r->epochs[i].iters <= 1101,
                "epoch %zu ran %llu iterations", i, (unsigned long long)r->epochs[i].iters);
     }
     CHECKF(fabs(nb_result_median(r, NB_ELAPSED) / 1e-6 - 1) < 1e-12, "median %g",
@@ -714,9 +714,10 @@ static void coarse_op(void *arg)
 /* An epoch under a tenth of the target is mostly the clock's granularity:
  * its time per iteration must not size the epochs. On a 1 us clock with a
  * 1 ms target, a 10-iteration epoch of 1.09 us calls reads 10 us, 8% fast;
- * sizing from it made epochs 8% longer than asked, and with the 0-20%
+ * sizing from it made epochs 8% longer than asked, and with a 0-20%
  * stretch up to 1.3x the target. From epochs of a tenth of the target or
- * more the error is under 1%: kept epochs stay under 1.2 * 1.01 of it. */
+ * more the error is under 1%: kept epochs stay under 1.1 * 1.01 of it (the
+ * 0-10% stretch), checked against 1.15 with room for rounding. */
 static void test_short_epochs_not_observed(void)
 {
     uint64_t cost;
@@ -741,7 +742,7 @@ static void test_short_epochs_not_observed(void)
             if (truth > worst)
                 worst = truth;
         }
-        CHECKF(worst < 1.25e6, "cost %llu ns: a kept epoch lasted %.0f ns, target 1e6",
+        CHECKF(worst < 1.15e6, "cost %llu ns: a kept epoch lasted %.0f ns, target 1e6",
                (unsigned long long)cost, worst);
         nb_bench_free(b);
     }
@@ -800,9 +801,9 @@ static void test_calibration_tenth(void)
 }
 
 /* Epochs of slow ops stay at the target, as nanobench's do: an op that takes
- * 0.55 of the target runs 2 iterations (1.1 targets) whatever the 0-20%
+ * 0.55 of the target runs 2 iterations (1.1 targets) whatever the 0-10%
  * stretch, never 3 (1.65), which rounding the stretched count up asked for
- * whenever the stretch passed 10%; one of 0.8 of the target runs 1 (at least
+ * whenever nanobench's 0-20% stretch passed 10%; one of 0.8 of the target runs 1 (at least
  * 3/4 of the target, above the 2/3 keep cut). */
 static void test_stretch_whole_iterations(void)
 {
@@ -852,6 +853,147 @@ static void test_calibration_kept(void)
     CHECK(nb_result_epoch_count(nb_result_at(b, 0)) == 11);
     CHECKF(f.calls == 12, "%llu calls", (unsigned long long)f.calls);
     nb_bench_free(b);
+}
+
+/* A test probe: the clock rates it returns in turn (the last one repeated),
+ * and how many times it was asked. */
+typedef struct {
+    double ghz[8];
+    size_t n, calls;
+} fake_probe;
+
+static double fake_probe_ghz(void *ctx)
+{
+    fake_probe *p = ctx;
+    double g = p->ghz[p->calls < p->n ? p->calls : p->n - 1];
+    p->calls++;
+    return g;
+}
+
+/* The probe measures a plausible clock where there is one: between 0.2 and
+ * 10 GHz on x86-64 and AArch64 (the chain's adds cannot retire faster than
+ * one per cycle), 0 elsewhere. */
+static void test_probe_real(void)
+{
+    double g = nb_freq_probe_ghz();
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
+    CHECKF(g > 0.2 && g < 10, "probe: %g GHz", g);
+#else
+    CHECK(g == 0);
+#endif
+}
+
+/* Estimated cycles: each kept epoch's time times the mean of the clock probed
+ * before and after it; one probe per epoch, the closing one reused as the
+ * next opening one; the ~cyc/op column and the JSON carry the median. */
+static void test_probe_cycles(void)
+{
+    fake f = { 0, 0, 1000, 1000, 0, 0 };
+    fake_probe p = { { 2.5 }, 1, 0 };
+    nb_bench *b = fake_bench(&f);
+    const nb_result *r;
+    FILE *out;
+    char *text = NULL;
+    size_t len = 0, i;
+    if (!CHECK(b != NULL))
+        return;
+    nb_test_set_probe(b, fake_probe_ghz, &p);
+    out = open_memstream(&text, &len);
+    if (!CHECK(out != NULL)) {
+        nb_bench_free(b);
+        return;
+    }
+    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    nb_run(nb_output(nb_epochs(nb_min_epoch_time(b, 1000000), 11), out), fake_op, &f);
+    fclose(out);
+    r = nb_result_at(b, 0);
+    CHECK(nb_result_has(r, NB_EST_CYCLES));
+    for (i = 0; i < r->count; ++i)
+        CHECK(fabs(r->epochs[i].counters[NB_EST_CYCLES] / (r->epochs[i].elapsed * 1e9 * 2.5) -
+                   1) < 1e-12);
+    CHECKF(fabs(nb_result_median(r, NB_EST_CYCLES) - 2500) < 1e-9, "median %g",
+           nb_result_median(r, NB_EST_CYCLES));
+    /* none around the 3 calibration epochs (too short to keep), one opening
+     * the first measured epoch, then one closing each */
+    CHECKF(r->discarded == 3 && p.calls == 1 + r->count, "%zu probes", p.calls);
+    CHECKF(text && strstr(text, "~cyc/op") && strstr(text, "2,500.00"), "table: %s",
+           text ? text : "");
+    free(text);
+    text = NULL;
+    out = open_memstream(&text, &len);
+    if (CHECK(out != NULL)) {
+        CHECK(nb_render(nb_templ_json(), b, out) == 0);
+        fclose(out);
+        CHECKF(text && strstr(text, "\"median(estcycles)\": 2500,"), "json: %.300s",
+               text ? text : "");
+        CHECK(text && strstr(text, "\"estcycles\": "));
+    }
+    free(text);
+    nb_bench_free(b);
+
+    /* the clock moved during an epoch: the mean of the two readings */
+    memset(&f, 0, sizeof f);
+    f.first_cost = f.cost = 2000000; /* one iteration per epoch, so one probe per epoch */
+    p.ghz[0] = 2.0;
+    p.ghz[1] = 3.0;
+    p.n = 2;
+    p.calls = 0;
+    if (!CHECK((b = fake_bench(&f)) != NULL))
+        return;
+    nb_test_set_probe(b, fake_probe_ghz, &p);
+    nb_run(nb_epochs(nb_min_epoch_time(b, 1000000), 2), fake_op, &f);
+    r = nb_result_at(b, 0);
+    CHECK(r->count == 2);
+    /* probes: after epoch 1 (the calibration epoch, kept, and not probed
+     * before: its reading alone) 2.0, after epoch 2 3.0 */
+    CHECK(r->epochs[0].counters[NB_EST_CYCLES] == 2000000 * 2.0);
+    CHECK(r->epochs[1].counters[NB_EST_CYCLES] == 2000000 * 2.5);
+    nb_bench_free(b);
+
+    /* a probe that fails three times: the reading before the epoch alone */
+    memset(&f, 0, sizeof f);
+    f.first_cost = f.cost = 2000000;
+    memset(&p, 0, sizeof p);
+    p.ghz[0] = 2.0;
+    p.n = 4; /* then 0, 0, 0 */
+    if (!CHECK((b = fake_bench(&f)) != NULL))
+        return;
+    nb_test_set_probe(b, fake_probe_ghz, &p);
+    nb_run(nb_epochs(nb_min_epoch_time(b, 1000000), 2), fake_op, &f);
+    r = nb_result_at(b, 0);
+    CHECK(r->count == 2 && nb_result_has(r, NB_EST_CYCLES));
+    CHECK(r->epochs[1].counters[NB_EST_CYCLES] == 2000000 * 2.0);
+    CHECK(p.calls == 4);
+    nb_bench_free(b);
+    unsetenv("NANOBENCH_SUPPRESS_WARNINGS");
+}
+
+/* No estimate when the probe is switched off, when it finds no clock (0, three
+ * times), or
+ * on a test clock without a test probe; and no ~cyc column then. */
+static void test_probe_off(void)
+{
+    int k;
+    for (k = 0; k < 3; ++k) {
+        fake f = { 0, 0, 1000, 1000, 0, 0 };
+        fake_probe p = { { 0.0 }, 1, 0 };
+        nb_bench *b = fake_bench(&f);
+        if (!CHECK(b != NULL))
+            return;
+        if (k == 0) {
+            p.ghz[0] = 3.0;
+            nb_test_set_probe(b, fake_probe_ghz, &p);
+            CHECK(nb_get_cycle_probe(b) == 1 && nb_get_cycle_probe(NULL) == 1);
+            nb_cycle_probe(b, 0);
+            CHECK(nb_get_cycle_probe(b) == 0);
+        } else if (k == 1) {
+            nb_test_set_probe(b, fake_probe_ghz, &p);
+        }
+        nb_run(b, fake_op, &f);
+        CHECK(!nb_result_has(nb_result_at(b, 0), NB_EST_CYCLES));
+        CHECK(p.calls == (k == 1 ? 3u : 0u)); /* a failed probe is tried thrice */
+        nb_bench_free(b);
+    }
 }
 
 /* A clock that steps backwards (only a test clock can; CLOCK_MONOTONIC
@@ -2510,6 +2652,9 @@ int main(int argc, char **argv)
     test_calibration_tenth();
     test_stretch_whole_iterations();
     test_calibration_kept();
+    test_probe_real();
+    test_probe_cycles();
+    test_probe_off();
     test_clock_backwards();
     test_counter_valid_in_some_epochs();
     test_relative_baseline();

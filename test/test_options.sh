@@ -562,6 +562,16 @@ for r in res:
     assert all(m["elapsed"] > 0 and m["iterations"] >= 1 for m in r["measurements"])
 assert res[0]["unit"] == "byte" and res[0]["batch"] == 1000000, (res[0]["unit"], res[0]["batch"])
 assert res[1]["unit"] == "op" and res[1]["batch"] == 1, (res[1]["unit"], res[1]["batch"])
+# Estimated cycles on x86-64 and AArch64 (the clock probe's chain): every epoch has some, the
+# median is the median of the epochs', and they imply a clock between 0.2 and 10 GHz.
+import platform, statistics
+if platform.machine() in ("x86_64", "aarch64"):
+    for r in res:
+        cyc = [m["estcycles"] for m in r["measurements"]]
+        assert all(c is not None and c > 0 for c in cyc), cyc
+        assert abs(r["median(estcycles)"] / statistics.median(cyc) - 1) < 1e-9
+        ghz = [c / (m["elapsed"] * 1e9) for c, m in zip(cyc, r["measurements"])]
+        assert all(0.2 < g < 10 for g in ghz), ghz
 EOF
 fi
 

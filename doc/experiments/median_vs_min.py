@@ -11,9 +11,10 @@ directory, the settings alternated so that the host's state falls on all of them
     python3 SRC/doc/experiments/median_vs_min.py m10_*.json -- def_*.json
 
 For each setting (the file groups are separated by "--") and each benchmark, each process's
-median epoch and fastest epoch (seconds per iteration, from "measurements") are taken; their
-robust coefficient of variation between processes is 1.4826 * MAD / median. Printed: the median
-over the rows of that CV for the median and for the minimum, how far the minimum sits below the
+median epoch and fastest epoch (seconds per iteration, from "measurements") and its median
+estimated cycles ("median(estcycles)", the ~cyc column) are taken; their robust coefficient of
+variation between processes is 1.4826 * MAD / median. Printed: the median over the rows of that
+CV for the median, the minimum and the estimated cycles, how far the minimum sits below the
 median (the median over rows of 1 - min/median, per process, then over processes), and the
 mean whole-run time (the sum of the rows' "totalTime").
 """
@@ -39,7 +40,8 @@ def load(paths):
             per = [m["elapsed"] for m in r["measurements"]]
             if not per:
                 continue
-            rows.setdefault(r["name"], []).append((statistics.median(per), min(per)))
+            rows.setdefault(r["name"], []).append((statistics.median(per), min(per),
+                                                   r.get("median(estcycles)")))
             total += r["totalTime"]
         totals.append(total)
     return rows, totals
@@ -55,22 +57,25 @@ def main(argv):
             cur.append(a)
     groups.append(cur)
     print("| files | processes | rows | robust CV of the median | robust CV of the minimum "
-          "| minimum below the median | whole run (s) |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+          "| robust CV of ~cyc | minimum below the median | whole run (s) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for g in groups:
         if not g:
             continue
         rows, totals = load(g)
-        cv_med, cv_min, below = [], [], []
+        cv_med, cv_min, cv_cyc, below = [], [], [], []
         for name, v in rows.items():
             if len(v) < 3:
                 continue
-            cv_med.append(robust_cv([m for m, _ in v]))
-            cv_min.append(robust_cv([n for _, n in v]))
-            below.append(statistics.median([1 - n / m for m, n in v]))
-        print("| %s | %d | %d | %.2f%% | %.2f%% | %.2f%% | %.2f |" % (
+            cv_med.append(robust_cv([m for m, _, _ in v]))
+            cv_min.append(robust_cv([n for _, n, _ in v]))
+            if all(c for _, _, c in v):
+                cv_cyc.append(robust_cv([c for _, _, c in v]))
+            below.append(statistics.median([1 - n / m for m, n, _ in v]))
+        cyc = "%.2f%%" % (100 * statistics.median(cv_cyc)) if cv_cyc else "-"
+        print("| %s | %d | %d | %.2f%% | %.2f%% | %s | %.2f%% | %.2f |" % (
             g[0], len(g), len(cv_med), 100 * statistics.median(cv_med),
-            100 * statistics.median(cv_min), 100 * statistics.median(below),
+            100 * statistics.median(cv_min), cyc, 100 * statistics.median(below),
             statistics.mean(totals)))
 
 

@@ -5,8 +5,9 @@
 # bodies, compiled once by make, measured by nanobench's own iteration logic at Core's 10 ms
 # per benchmark), then runs this build's bench_bitcoin and that program alternately in time
 # (A, B, A, B, ...), both pinned to one CPU, each writing its JSON, and prints per row the
-# robust CV between processes (1.4826 * MAD / median) of what each reports, and the whole
-# run's wall time. doc/benchmarks.md ("What a row reports") quotes it.
+# robust CV between processes (1.4826 * MAD / median) of what each reports (the median
+# epoch, the fastest epoch, and here also the estimated cycles of the ~cyc column), and the
+# whole run's wall time. doc/benchmarks.md ("What a row reports") quotes it.
 #
 # Usage (from the build directory, after make):
 #   sh SRC/doc/experiments/repeat_vs_nanobench.sh NANOBENCH_H [PROCESSES] [CPU]
@@ -68,33 +69,38 @@ def robust_cv(v):
     med = statistics.median(v)
     return 1.4826 * statistics.median([abs(x - med) for x in v]) / med
 
-def rows(path, reported):
+def rows(path):
     out = {}
     for r in json.load(open(path))["results"]:
         per = sorted(m["elapsed"] for m in r["measurements"])
+        cyc = [m.get("estcycles") for m in r["measurements"]]
         out[r["name"]] = {"median": statistics.median(per), "min": per[0],
-                          "reported": r.get(reported, statistics.median(per))}
+                          "cycles": statistics.median(cyc) if None not in cyc else None}
     return out
 
-ours = [rows(f"{work}/ours{i}.json", "median(elapsed)") for i in range(1, procs + 1)]
-nb = [rows(f"{work}/nb{i}.json", "median(elapsed)") for i in range(1, procs + 1)]
+ours = [rows(f"{work}/ours{i}.json") for i in range(1, procs + 1)]
+nb = [rows(f"{work}/nb{i}.json") for i in range(1, procs + 1)]
 names = [n for n in ours[0] if all(n in o for o in ours) and all(n in b for b in nb)]
-print("| row | ours: median | ours: fastest epoch | nanobench: median | nanobench: fastest "
-      "| nanobench median CV / ours fastest CV |")
-print("|---|---:|---:|---:|---:|---:|")
-cols = {k: [] for k in ("om", "on", "nm", "nn", "ratio")}
+has_cyc = all(o[n]["cycles"] for o in ours for n in names)
+print("| row | ours: median | ours: fastest epoch | ours: ~cyc (median) | nanobench: median "
+      "| nanobench: fastest | nanobench median CV / ours ~cyc CV |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+cols = {k: [] for k in ("om", "on", "oc", "nm", "nn", "ratio")}
 for n in names:
     om = robust_cv([o[n]["median"] for o in ours])
     on = robust_cv([o[n]["min"] for o in ours])
+    oc = robust_cv([o[n]["cycles"] for o in ours]) if has_cyc else float("nan")
     nm = robust_cv([b[n]["median"] for b in nb])
     nn = robust_cv([b[n]["min"] for b in nb])
-    ratio = nm / on if on > 0 else float("inf")
-    for k, v in zip(cols, (om, on, nm, nn, ratio)):
+    ratio = nm / oc if oc > 0 else float("nan")
+    for k, v in zip(cols, (om, on, oc, nm, nn, ratio)):
         cols[k].append(v)
-    print(f"| {n} | {100*om:.2f}% | {100*on:.2f}% | {100*nm:.2f}% | {100*nn:.2f}% | {ratio:.1f} |")
+    print(f"| {n} | {100*om:.2f}% | {100*on:.2f}% | {100*oc:.2f}% | {100*nm:.2f}% "
+          f"| {100*nn:.2f}% | {ratio:.1f} |")
 med = {k: statistics.median(v) for k, v in cols.items()}
 print(f"| median over {len(names)} rows | {100*med['om']:.2f}% | {100*med['on']:.2f}% "
-      f"| {100*med['nm']:.2f}% | {100*med['nn']:.2f}% | {med['ratio']:.1f} |")
+      f"| {100*med['oc']:.2f}% | {100*med['nm']:.2f}% | {100*med['nn']:.2f}% "
+      f"| {med['ratio']:.1f} |")
 t = [list(map(float, line.split())) for line in open(f"{work}/times")]
 a = [x[1] - x[0] for x in t]
 b = [x[2] - x[1] for x in t]

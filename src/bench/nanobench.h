@@ -66,6 +66,15 @@ nb_bench *nb_relative(nb_bench *b, int on);
  * The group is opened on the thread of b's first nb_run, and counts that
  * thread only. */
 nb_bench *nb_performance_counters(nb_bench *b, int on);
+/* Estimates each epoch's core cycles (measure NB_EST_CYCLES, "estcycles" in
+ * templates, the ~cyc/op column when there is no cycle counter) by timing a
+ * chain of dependent adds, one per cycle, right before and after the epoch:
+ * cycles = the epoch's time x the core's clock rate around it. A VM's host
+ * changes that clock between moments and processes; the cycles repeat where
+ * the time does not (doc/harness.md). Default on; x86-64 and AArch64 with a
+ * GNU compiler only (elsewhere nothing is estimated). Costs one probe of
+ * about 5 us per epoch, outside the timed span. */
+nb_bench *nb_cycle_probe(nb_bench *b, int on);
 /* Where rows, headers and warnings go; NULL: print nothing. Not closed by b. */
 nb_bench *nb_output(nb_bench *b, FILE *out);
 /* Number of measured epochs (default 11; 0 is taken as 1). */
@@ -120,6 +129,7 @@ const char *nb_get_unstable_advice(const nb_bench *b);   /* "" when the default 
 double      nb_get_batch(const nb_bench *b);
 int         nb_get_relative(const nb_bench *b);
 int         nb_get_performance_counters(const nb_bench *b);
+int         nb_get_cycle_probe(const nb_bench *b);
 FILE       *nb_get_output(const nb_bench *b);
 size_t      nb_get_epochs(const nb_bench *b);
 uint64_t    nb_get_epoch_iterations(const nb_bench *b);
@@ -262,9 +272,10 @@ const nb_result *nb_result_at(const nb_bench *b, size_t i);   /* in the order th
 
 typedef enum {
     NB_ELAPSED, NB_ITERATIONS, NB_PAGE_FAULTS, NB_CPU_CYCLES, NB_CONTEXT_SWITCHES,
-    NB_INSTRUCTIONS, NB_BRANCH_INSTRUCTIONS, NB_BRANCH_MISSES
+    NB_INSTRUCTIONS, NB_BRANCH_INSTRUCTIONS, NB_BRANCH_MISSES,
+    NB_EST_CYCLES   /* core cycles estimated without counters: nb_cycle_probe */
 } nb_measure;
-#define NB_MEASURE_COUNT 8
+#define NB_MEASURE_COUNT 9
 
 /* 1 when r measured m (elapsed and iterations always; counters when read).
  * A run that ended in the "iterations overflow" row is stored with 0 epochs,

@@ -103,6 +103,7 @@ static const nb_config defaults = {
     100000000,      /* max_epoch_time: 100 ms */
     0,              /* relative */
     1,              /* performance_counters */
+    1,              /* cycle_probe */
     NULL, NULL, 0   /* out, context */
 };
 
@@ -193,6 +194,13 @@ nb_bench *nb_performance_counters(nb_bench *b, int on)
 {
     if (b)
         b->cfg.performance_counters = on != 0;
+    return b;
+}
+
+nb_bench *nb_cycle_probe(nb_bench *b, int on)
+{
+    if (b)
+        b->cfg.cycle_probe = on != 0;
     return b;
 }
 
@@ -335,6 +343,7 @@ const char *nb_get_unit(const nb_bench *b) { return cfg_of(b)->unit; }
 double nb_get_batch(const nb_bench *b) { return cfg_of(b)->batch; }
 int nb_get_relative(const nb_bench *b) { return cfg_of(b)->relative; }
 int nb_get_performance_counters(const nb_bench *b) { return cfg_of(b)->performance_counters; }
+int nb_get_cycle_probe(const nb_bench *b) { return cfg_of(b)->cycle_probe; }
 FILE *nb_get_output(const nb_bench *b) { return cfg_of(b)->out; }
 size_t nb_get_epochs(const nb_bench *b) { return cfg_of(b)->epochs; }
 uint64_t nb_get_epoch_iterations(const nb_bench *b) { return cfg_of(b)->epoch_iterations; }
@@ -417,6 +426,12 @@ void nb_test_set_clock(nb_bench *b, nb_clock_fn fn, void *ctx, uint64_t resoluti
     b->clock = fn;
     b->clock_ctx = ctx;
     b->resolution_ns = resolution_ns;
+}
+
+void nb_test_set_probe(nb_bench *b, double (*fn)(void *ctx), void *ctx)
+{
+    b->probe = fn;
+    b->probe_ctx = ctx;
 }
 
 /* The asm-less fallback of nb_do_not_optimize_away: an external call whose

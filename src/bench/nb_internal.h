@@ -33,6 +33,7 @@ typedef struct {
     uint64_t max_epoch_time;   /* ns */
     int relative;
     int performance_counters;
+    int cycle_probe;
     FILE *out;
     nb_context_pair *context;
     size_t context_count;
@@ -157,6 +158,11 @@ typedef struct {
     double fastest;            /* least ns per iteration seen (0: none yet) */
     int provisional;           /* epochs[0] is the calibration epoch, kept until the
                                 * next kept epoch confirms it (nb_logic.c) */
+    int probing;               /* this run estimates cycles (nb_cycle_probe) */
+    double ghz_before;         /* the clock probed before the epoch (0: none) */
+    double ghz;                /* the epoch's clock: the mean of before and after */
+    double ghz_last;           /* the last probe, and when it ended (ns) */
+    uint64_t ghz_last_at;
     uint64_t rng;
     nb_result *result;         /* being filled */
     nb_vg_state vg;            /* state NB_ST_VALGRIND only */
@@ -180,7 +186,17 @@ struct nb_bench {
     void *setup_arg;
     nb_epoch_driver driver;    /* nb_drive: the next run's epochs (NULL: the logic above) */
     void *driver_ctx;
+    double (*probe)(void *ctx); /* test hook: the clock probe (NULL: nb_freq_probe_ghz) */
+    void *probe_ctx;
 };
+
+/* The core's clock right now in GHz, from a timed chain of dependent adds
+ * (nb_freq.c); 0 where the architecture has no chain. */
+double nb_freq_probe_ghz(void);
+
+/* Test hook: replaces b's clock probe (fn returns GHz). With a test clock and
+ * no test probe, nothing is probed. fn NULL restores the real probe. */
+void nb_test_set_probe(nb_bench *b, double (*fn)(void *ctx), void *ctx);
 
 /* Test hook: replaces the clock of b (fn returns nanoseconds) and its
  * resolution (0: the measured one). fn NULL restores the real clock. */

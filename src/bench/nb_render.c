@@ -373,7 +373,7 @@ static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *op
                 if (measure_of(k->s, k->len, &m) && !is_config_tag(k) && !is_string_tag(k) &&
                     (parse_call(k, &c) || c.fn != F_PER_UNIT)) {
                     err_at(err, k->tag, k->tag_len, "inside {{#measurement}} a tag is a "
-                           "measure name (elapsed, iterations, pagefaults, cpucycles, "
+                           "measure name (elapsed, iterations, pagefaults, cpucycles, estcycles, "
                            "contextswitches, instructions, branchinstructions, "
                            "branchmisses), perUnit(measure), or a setting, title, name or "
                            "unit of the result");
@@ -971,6 +971,9 @@ const char *nb_templ_json(void)
            "            \"medianAbsolutePercentError(instructions)\": "
            "{{medianAbsolutePercentError(instructions)}},\n"
            "            \"median(cpucycles)\": {{median(cpucycles)}},\n"
+           "            \"median(estcycles)\": {{median(estcycles)}},\n"
+           "            \"medianAbsolutePercentError(estcycles)\": "
+           "{{medianAbsolutePercentError(estcycles)}},\n"
            "            \"median(contextswitches)\": {{median(contextswitches)}},\n"
            "            \"median(pagefaults)\": {{median(pagefaults)}},\n"
            "            \"median(branchinstructions)\": {{median(branchinstructions)}},\n"
@@ -982,6 +985,7 @@ const char *nb_templ_json(void)
            "                    \"elapsed\": {{elapsed}},\n"
            "                    \"pagefaults\": {{pagefaults}},\n"
            "                    \"cpucycles\": {{cpucycles}},\n"
+           "                    \"estcycles\": {{estcycles}},\n"
            "                    \"contextswitches\": {{contextswitches}},\n"
            "                    \"instructions\": {{instructions}},\n"
            "                    \"branchinstructions\": {{branchinstructions}},\n"

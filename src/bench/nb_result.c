@@ -302,7 +302,7 @@ const char *nb_result_context(const nb_result *r, const char *key)
 
 static const char *const measure_names[NB_MEASURE_COUNT] = {
     "elapsed", "iterations", "pagefaults", "cpucycles", "contextswitches",
-    "instructions", "branchinstructions", "branchmisses"
+    "instructions", "branchinstructions", "branchmisses", "estcycles"
 };
 
 const char *nb_measure_name(nb_measure m)

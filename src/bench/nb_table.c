@@ -124,6 +124,8 @@ static size_t columns(nb_column *c, const nb_result *r, const nb_result *first, 
         add_col(c, &n, 18, 2, "ins/", unit, "", per_unit(r, NB_INSTRUCTIONS));
     if (mask & (1u << NB_CPU_CYCLES))
         add_col(c, &n, 18, 2, "cyc/", unit, "", per_unit(r, NB_CPU_CYCLES));
+    else if (mask & (1u << NB_EST_CYCLES)) /* no counter: the probe's estimate */
+        add_col(c, &n, 18, 2, "~cyc/", unit, "", per_unit(r, NB_EST_CYCLES));
     if ((mask & (1u << NB_INSTRUCTIONS)) && (mask & (1u << NB_CPU_CYCLES))) {
         double cyc = per_unit(r, NB_CPU_CYCLES);
         add_col(c, &n, 9, 3, "IPC", "", "",
@@ -663,8 +665,9 @@ void nb_perf_note_once(FILE *out, int err)
     read_line("/proc/sys/kernel/perf_event_paranoid", paranoid, sizeof(paranoid));
     fprintf(out,
             "Note: hardware performance counters are not available (perf_event_open: %s), so "
-            "the ins, cyc, IPC, bra and miss%% columns are left out. They need a CPU whose PMU "
-            "the kernel exposes (bare metal, or a VM with PMU passthrough) and "
+            "the ins, cyc, IPC, bra and miss%% columns are left out (a ~cyc column, where shown, "
+            "is estimated from the core's clock rate, measured around each epoch). They need a "
+            "CPU whose PMU the kernel exposes (bare metal, or a VM with PMU passthrough) and "
             "kernel.perf_event_paranoid <= 2 (it is %s here).\n",
             err ? strerror(err) : "no hardware events", paranoid);
 }

@@ -218,6 +218,7 @@ static void configure(nb_bench *b, const nb_bench *d, const bench_options *o, co
     nb_batch(b, nb_get_batch(d));
     nb_relative(b, nb_get_relative(d));
     nb_performance_counters(b, nb_get_performance_counters(d));
+    nb_cycle_probe(b, nb_get_cycle_probe(d));
     nb_epochs(b, nb_get_epochs(d));
     nb_epoch_iterations(b, nb_get_epoch_iterations(d));
     nb_min_epoch_iterations(b, nb_get_min_epoch_iterations(d));
