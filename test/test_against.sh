@@ -143,12 +143,27 @@ grep -F -q "Unpaired" "$tmp/out" && grep -F -q -- "-against=<other bench_bitcoin
 grep -F -q "2 benchmarks compared with '$tmp/base.json', unpaired" "$tmp/out" \
     || fail "-baseline: no summary: $(cat "$tmp/out")"
 [ -s "$tmp/next.json" ] || fail "-baseline with -output-json wrote no file"
+# where both sides estimate cycles (x86-64 and AArch64: the clock probe), those are compared;
+# a file without them is compared in time, and the output says which
+case $(uname -m) in
+    x86_64 | aarch64)
+        grep -F -q "in estimated core cycles" "$tmp/out" && grep -F -q "~cyc/unit (file)" "$tmp/out" \
+            || fail "-baseline: not compared in estimated cycles: $(cat "$tmp/out")"
+        grep -v '"estcycles": [0-9]' "$tmp/base.json" >"$tmp/nocyc.json"
+        run "$FAST" -min-time=10 -baseline="$tmp/nocyc.json"
+        [ $rc -eq 0 ] || fail "-baseline of a file without cycles exited $rc: $(cat "$tmp/err")"
+        grep -F -q "in time (estimated cycles are not on both sides" "$tmp/out" \
+            && grep -F -q "ns/unit (file)" "$tmp/out" && [ "$(rows "$tmp/out")" -ge 2 ] \
+            || fail "-baseline: a file without cycles not compared in time: $(cat "$tmp/out")"
+        ;;
+esac
 
-# scale FACTOR: base.json with every epoch's time multiplied by FACTOR
+# scale FACTOR: base.json with every epoch's time (and estimated cycles) multiplied by FACTOR
 scale() {
-    awk -v f="$1" '$1 == "\"elapsed\":" {
-        v = $2; c = ""; if (v ~ /,$/) { c = ","; sub(/,$/, "", v) }
-        printf "%s\"elapsed\": %.17g%s\n", substr($0, 1, index($0, "\"") - 1), v * f, c; next
+    awk -v f="$1" '$1 == "\"elapsed\":" || $1 == "\"estcycles\":" {
+        k = $1; v = $2; c = ""; if (v ~ /,$/) { c = ","; sub(/,$/, "", v) }
+        if (v == "null") { print; next }
+        printf "%s%s %.17g%s\n", substr($0, 1, index($0, "\"") - 1), k, v * f, c; next
     } { print }' "$tmp/base.json"
 }
 # the gate, on a baseline a thousand times faster (and one a thousand times slower)

@@ -786,6 +786,7 @@ static int compare_one(peer *self, peer *other, const against_options *o, const 
     }
     w->name = e->name;
     w->unit = unit;
+    w->quantity = "ns";
     w->self_ns = median(pl->self_ns, pl->rounds);
     w->other_ns = median(pl->other_ns, pl->rounds);
     if (clustered_ratio(pl->other_ns, pl->self_ns, pl->pair, pl->rounds, AGAINST_PAIRS, family,
@@ -878,7 +879,7 @@ int against_run(const against_options *o, const bench_entry *sel, size_t count)
         goto done;
     }
     fprintf(stderr, "Using the '%s' SHA256 implementation\n", sha256_autodetect());
-    verdict_header("other");
+    verdict_header("other", "ns");
     for (i = 0; i < count; i++) {
         int skipped;
         if (!common[i])

@@ -73,6 +73,7 @@ void baseline_free(baseline *b)
         bb_free(b->rows[i].name);
         bb_free(b->rows[i].unit);
         bb_free(b->rows[i].elapsed);
+        bb_free(b->rows[i].cycles);
     }
     bb_free(b->rows);
     b->rows = NULL;
@@ -119,6 +120,20 @@ static int parse_result(const json_t *r, size_t i, baseline_row *row, char *err,
             set_err(err, cap, "measurement %zu of '%.100s' has no positive \"elapsed\" number",
                     k + 1, row->name);
             return -1;
+        }
+    }
+    /* estimated cycles: used only when every epoch has them (a file from a machine without
+     * the probe, or from before it, has none) */
+    row->cycles = bb_malloc_array(row->count ? row->count : 1, sizeof *row->cycles);
+    if (!row->cycles) {
+        set_err(err, cap, "out of memory");
+        return -1;
+    }
+    for (k = 0; k < row->count; k++) {
+        if (positive(json_array_get(ms, k), "estcycles", &row->cycles[k]) != 0) {
+            bb_free(row->cycles);
+            row->cycles = NULL;
+            break;
         }
     }
     return 0;
@@ -276,7 +291,7 @@ int baseline_compare(const baseline *base, const char *path, const nb_bench *run
     verdict_row *rows = bb_malloc_array(n + 1, sizeof *rows);
     double *a = NULL, *b = NULL;
     char what[300];
-    int status = -1;
+    int status = -1, cycles = 1; /* compare estimated cycles: both sides have them */
 
     if (!rows) {
         bench_error("-baseline: out of memory");
@@ -314,11 +329,25 @@ int baseline_compare(const baseline *base, const char *path, const nb_bench *run
         bench_error("-baseline: no benchmark of this run has a comparable result in '%s'", path);
         goto done;
     }
-    printf("\n-baseline: this run against '%s'. Unpaired: the file's epochs were measured at "
-           "another time, so a change of the machine's speed between the runs counts as a "
-           "difference; -against=<other bench_bitcoin> interleaves both builds and is the test "
-           "to trust.\n", path);
-    verdict_header("file");
+    for (i = 0; i < n; i++) {
+        const nb_result *r = nb_result_at(run, i);
+        const baseline_row *row = find(base, nb_result_name(r));
+        if (comparable(r, row) && !(row->cycles && nb_result_has(r, NB_EST_CYCLES)))
+            cycles = 0;
+    }
+    if (cycles)
+        printf("\n-baseline: this run against '%s', in estimated core cycles (~cyc, which both "
+               "have): a change of the core's clock between the runs does not count. "
+               "Unpaired: the file's epochs were measured at another time, so other changes of "
+               "the machine between the runs count as differences; -against=<other "
+               "bench_bitcoin> interleaves both builds and is the test to trust.\n", path);
+    else
+        printf("\n-baseline: this run against '%s', in time (estimated cycles are not on both "
+               "sides for every benchmark). Unpaired: the file's epochs were measured at "
+               "another time, so a change of the machine's speed between the runs counts as a "
+               "difference; -against=<other bench_bitcoin> interleaves both builds and is the "
+               "test to trust.\n", path);
+    verdict_header("file", cycles ? "~cyc" : "ns");
     for (i = 0; i < n; i++) {
         const nb_result *r = nb_result_at(run, i);
         const baseline_row *row = find(base, nb_result_name(r));
@@ -333,11 +362,13 @@ int baseline_compare(const baseline *base, const char *path, const nb_bench *run
             goto done;
         }
         for (k = 0; k < row->count; k++)
-            a[k] = row->elapsed[k] / row->batch * 1e9;
+            a[k] = cycles ? row->cycles[k] / row->batch : row->elapsed[k] / row->batch * 1e9;
         for (k = 0; k < ne; k++)
-            b[k] = nb_result_epoch(r, NB_ELAPSED, k) / nb_result_batch(r) * 1e9;
+            b[k] = cycles ? nb_result_epoch(r, NB_EST_CYCLES, k) / nb_result_batch(r)
+                          : nb_result_epoch(r, NB_ELAPSED, k) / nb_result_batch(r) * 1e9;
         w->name = nb_result_name(r);
         w->unit = row->unit;
+        w->quantity = cycles ? "~cyc" : "ns";
         if (nb_stats_unpaired(a, row->count, b, ne, family, CONFIDENCE, &w->r) != 0)
             w->r.estimate = w->r.low = w->r.high = NAN, w->r.significant = 0;
         w->other_ns = median_of(a, row->count);

@@ -4,8 +4,11 @@
  *
  * The comparison is unpaired: the file's epochs were measured at another time, so a change of
  * the machine's speed between the two runs is indistinguishable from a change of the code.
- * nb_stats_unpaired gives the ratio and its interval; -against, which interleaves both
- * builds, is the test to trust. */
+ * Where both sides have estimated cycles (the ~cyc column: every epoch's "estcycles" in the
+ * file, NB_EST_CYCLES here) for every compared benchmark, those are compared instead of the
+ * times, so that a change of the core's clock between the runs does not count; other changes
+ * of the machine still do. nb_stats_unpaired gives the ratio and its interval; -against,
+ * which interleaves both builds, is the test to trust. */
 #ifndef BENCH_BITCOIN_BASELINE_H
 #define BENCH_BITCOIN_BASELINE_H
 
@@ -19,6 +22,8 @@ typedef struct {
     char *unit;
     double batch;              /* > 0 */
     double *elapsed;           /* count epochs' seconds per iteration, each > 0 */
+    double *cycles;            /* their estimated cycles per iteration, each > 0; NULL when
+                                * an epoch has none ("estcycles" absent, null or not > 0) */
     size_t count;
 } baseline_row;
 

@@ -16,18 +16,19 @@ void verdict_judge(verdict_row *w, double max_regression)
                     && 1 / w->r.high > 1 + max_regression / 100;
 }
 
-/* A time per unit in ns as the table shows it ("1.14 ns/byte"). */
-static void format_time(char *buf, size_t cap, double ns, const char *unit)
+/* A figure per unit as the table shows it ("1.14 ns/byte", "4.83 ~cyc/byte"). */
+static void format_time(char *buf, size_t cap, double v, const char *quantity, const char *unit)
 {
-    int decimals = ns >= 1000 ? 0 : ns >= 100 ? 1 : ns >= 10 ? 2 : 3;
-    snprintf(buf, cap, "%.*f ns/%s", decimals, ns, unit);
+    int decimals = v >= 1000 ? 0 : v >= 100 ? 1 : v >= 10 ? 2 : 3;
+    snprintf(buf, cap, "%.*f %s/%s", decimals, v, quantity, unit);
 }
 
-void verdict_header(const char *other)
+void verdict_header(const char *other, const char *quantity)
 {
-    char col[40];
-    snprintf(col, sizeof col, "ns/unit (%s)", other);
-    printf("\n| %18s | %18s | %10s | %-16s | %-22s | benchmark\n", "ns/unit (this)", col,
+    char col[40], self[40];
+    snprintf(col, sizeof col, "%s/unit (%s)", quantity, other);
+    snprintf(self, sizeof self, "%s/unit (this)", quantity);
+    printf("\n| %18s | %18s | %10s | %-16s | %-22s | benchmark\n", self, col,
            "this/other", "95% interval", "verdict");
     printf("|-------------------:|-------------------:|-----------:|:-----------------|"
            ":-----------------------|:----------\n");
@@ -36,8 +37,8 @@ void verdict_header(const char *other)
 void verdict_print(const verdict_row *w)
 {
     char self[48], other[48], ratio[24], interval[48], verdict[48];
-    format_time(self, sizeof self, w->self_ns, w->unit);
-    format_time(other, sizeof other, w->other_ns, w->unit);
+    format_time(self, sizeof self, w->self_ns, w->quantity, w->unit);
+    format_time(other, sizeof other, w->other_ns, w->quantity, w->unit);
     if (!isfinite(w->r.estimate)) {
         snprintf(ratio, sizeof ratio, "-");
         snprintf(interval, sizeof interval, "-");

@@ -11,9 +11,10 @@
 typedef struct {
     const char *name;
     const char *unit;
-    double self_ns;            /* this build's typical time per unit, ns */
+    const char *quantity;      /* what the figures count: "ns", or "~cyc" (estimated cycles) */
+    double self_ns;            /* this build's typical figure per unit (time: ns) */
     double other_ns;           /* the other side's */
-    nb_ratio r;                /* the other side's time over this build's (nb_stats_*) */
+    nb_ratio r;                /* the other side's figure over this build's (nb_stats_*) */
     int regression;            /* set by verdict_judge */
 } verdict_row;
 
@@ -23,8 +24,9 @@ typedef struct {
  * 1 + max_regression / 100. Never with a negative max_regression (no gate). */
 void verdict_judge(verdict_row *w, double max_regression);
 
-/* Prints the table header on stdout; other names the other side's column ("other", "file"). */
-void verdict_header(const char *other);
+/* Prints the table header on stdout; other names the other side's column ("other", "file"),
+ * quantity what the rows count ("ns", "~cyc"). */
+void verdict_header(const char *other, const char *quantity);
 
 /* Prints w's row on stdout. */
 void verdict_print(const verdict_row *w);
