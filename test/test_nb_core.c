@@ -883,6 +883,44 @@ static void test_probe_real(void)
 #endif
 }
 
+/* Runs fake_op on *f for `epochs` epochs of a 1 ms target with the test probe
+ * *p, the table going to *table (free it; NULL on failure); the bench, or NULL
+ * after a failed CHECK. */
+static nb_bench *probe_run(fake *f, fake_probe *p, size_t epochs, char **table)
+{
+    nb_bench *b = fake_bench(f);
+    FILE *out;
+    size_t len = 0;
+    *table = NULL;
+    if (!CHECK(b != NULL))
+        return NULL;
+    nb_test_set_probe(b, fake_probe_ghz, p);
+    out = open_memstream(table, &len);
+    if (!CHECK(out != NULL)) {
+        nb_bench_free(b);
+        return NULL;
+    }
+    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    nb_run(nb_output(nb_epochs(nb_min_epoch_time(b, 1000000), epochs), out), fake_op, f);
+    unsetenv("NANOBENCH_SUPPRESS_WARNINGS");
+    fclose(out);
+    nb_output(b, NULL);
+    return b;
+}
+
+/* b rendered with nb_templ_json (free it), or NULL. */
+static char *json_of(const nb_bench *b)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!CHECK(out != NULL))
+        return NULL;
+    CHECK(nb_render(nb_templ_json(), b, out) == 0);
+    fclose(out);
+    return text;
+}
+
 /* Estimated cycles: each kept epoch's time times the mean of the clock probed
  * before and after it; one probe per epoch, the closing one reused as the
  * next opening one; the ~cyc/op column and the JSON carry the median. */
@@ -890,22 +928,12 @@ static void test_probe_cycles(void)
 {
     fake f = { 0, 0, 1000, 1000, 0, 0 };
     fake_probe p = { { 2.5 }, 1, 0 };
-    nb_bench *b = fake_bench(&f);
+    char *text;
+    nb_bench *b = probe_run(&f, &p, 11, &text);
     const nb_result *r;
-    FILE *out;
-    char *text = NULL;
-    size_t len = 0, i;
-    if (!CHECK(b != NULL))
+    size_t i;
+    if (!b)
         return;
-    nb_test_set_probe(b, fake_probe_ghz, &p);
-    out = open_memstream(&text, &len);
-    if (!CHECK(out != NULL)) {
-        nb_bench_free(b);
-        return;
-    }
-    setenv("NANOBENCH_SUPPRESS_WARNINGS", "1", 1);
-    nb_run(nb_output(nb_epochs(nb_min_epoch_time(b, 1000000), 11), out), fake_op, &f);
-    fclose(out);
     r = nb_result_at(b, 0);
     CHECK(nb_result_has(r, NB_EST_CYCLES));
     for (i = 0; i < r->count; ++i)
@@ -919,15 +947,9 @@ static void test_probe_cycles(void)
     CHECKF(text && strstr(text, "~cyc/op") && strstr(text, "2,500.00"), "table: %s",
            text ? text : "");
     free(text);
-    text = NULL;
-    out = open_memstream(&text, &len);
-    if (CHECK(out != NULL)) {
-        CHECK(nb_render(nb_templ_json(), b, out) == 0);
-        fclose(out);
-        CHECKF(text && strstr(text, "\"median(estcycles)\": 2500,"), "json: %.300s",
-               text ? text : "");
-        CHECK(text && strstr(text, "\"estcycles\": "));
-    }
+    text = json_of(b);
+    CHECKF(text && strstr(text, "\"median(estcycles)\": 2500,") &&
+               strstr(text, "\"estcycles\": "), "json: %.300s", text ? text : "");
     free(text);
     nb_bench_free(b);
 
@@ -965,7 +987,31 @@ static void test_probe_cycles(void)
     CHECK(r->epochs[1].counters[NB_EST_CYCLES] == 2000000 * 2.0);
     CHECK(p.calls == 4);
     nb_bench_free(b);
-    unsetenv("NANOBENCH_SUPPRESS_WARNINGS");
+}
+
+/* The ~cyc column shows the lower quartile of the epochs' cycles (with the
+ * clock divided out, what is left is mostly interference, which only adds):
+ * five one-iteration epochs of 2 ms probed at 1, 2, 3, 4, 5 GHz in turn give
+ * 2, 3, 5, 7 and 9 million cycles, whose lower quartile is 3 million (the
+ * median, in the JSON beside it, 5 million). */
+static void test_probe_quartile(void)
+{
+    fake f = { 0, 0, 2000000, 2000000, 0, 0 };
+    fake_probe p = { { 1.0, 2.0, 3.0, 4.0, 5.0 }, 5, 0 };
+    char *text;
+    nb_bench *b = probe_run(&f, &p, 5, &text);
+    if (!b)
+        return;
+    CHECK(nb_result_lower_quartile(nb_result_at(b, 0), NB_EST_CYCLES) == 3e6);
+    CHECKF(text && strstr(text, "~cyc/op") && strstr(text, "3,000,000.00"), "table: %s",
+           text ? text : "");
+    free(text);
+    text = json_of(b);
+    CHECKF(text && strstr(text, "\"median(estcycles)\": 5000000,") &&
+               strstr(text, "\"lowerQuartile(estcycles)\": 3000000,"),
+           "json: %.400s", text ? text : "");
+    free(text);
+    nb_bench_free(b);
 }
 
 /* No estimate when the probe is switched off, when it finds no clock (0, three
@@ -1153,6 +1199,9 @@ static void test_stats(void)
     stored = nb_result_maximum(r, NB_ELAPSED);
     CHECK(stored == 4e-6);
     CHECK(fabs(nb_result_average(r, NB_ELAPSED) - 2.5e-6) < 1e-18);
+    /* lower quartile of 1, 2, 3, 4 (us): 3/4 of the way from 1 to 2 */
+    CHECK(fabs(nb_result_lower_quartile(r, NB_ELAPSED) / 1.75e-6 - 1) < 1e-12);
+    CHECK(isnan(nb_result_lower_quartile(r, NB_INSTRUCTIONS)));
     CHECK(nb_result_median(r, NB_ITERATIONS) == 25);
     CHECK(nb_result_sum(r, NB_ITERATIONS) == 100);
     CHECK(fabs(nb_result_sum_product(r, NB_ELAPSED, NB_ITERATIONS) / 2.8e-4 - 1) < 1e-12);
@@ -1170,6 +1219,7 @@ static void test_stats(void)
     CHECK(nb_measure_from_name("branchmisses", &m) == 0 && m == NB_BRANCH_MISSES);
     CHECK(nb_measure_from_name("cycles", &m) == -1);
     CHECK(strcmp(nb_measure_name(NB_CPU_CYCLES), "cpucycles") == 0);
+    CHECK(nb_measure_from_name("estcycles", &m) == 0 && m == NB_EST_CYCLES);
     /* a counter that is present */
     r->has = 1u << NB_PAGE_FAULTS;
     r->epochs[0].counters[NB_PAGE_FAULTS] = 10;
@@ -2654,6 +2704,7 @@ int main(int argc, char **argv)
     test_calibration_kept();
     test_probe_real();
     test_probe_cycles();
+    test_probe_quartile();
     test_probe_off();
     test_clock_backwards();
     test_counter_valid_in_some_epochs();

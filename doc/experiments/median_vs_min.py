@@ -11,8 +11,8 @@ directory, the settings alternated so that the host's state falls on all of them
     python3 SRC/doc/experiments/median_vs_min.py m10_*.json -- def_*.json
 
 For each setting (the file groups are separated by "--") and each benchmark, each process's
-median epoch and fastest epoch (seconds per iteration, from "measurements") and its median
-estimated cycles ("median(estcycles)", the ~cyc column) are taken; their robust coefficient of
+median epoch and fastest epoch (seconds per iteration, from "measurements") and its ~cyc
+figure ("lowerQuartile(estcycles)") are taken; their robust coefficient of
 variation between processes is 1.4826 * MAD / median. Printed: the median over the rows of that
 CV for the median, the minimum and the estimated cycles, how far the minimum sits below the
 median (the median over rows of 1 - min/median, per process, then over processes), and the
@@ -41,7 +41,7 @@ def load(paths):
             if not per:
                 continue
             rows.setdefault(r["name"], []).append((statistics.median(per), min(per),
-                                                   r.get("median(estcycles)")))
+                                                   r.get("lowerQuartile(estcycles)")))
             total += r["totalTime"]
         totals.append(total)
     return rows, totals

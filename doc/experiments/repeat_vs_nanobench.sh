@@ -6,8 +6,8 @@
 # per benchmark), then runs this build's bench_bitcoin and that program alternately in time
 # (A, B, A, B, ...), both pinned to one CPU, each writing its JSON, and prints per row the
 # robust CV between processes (1.4826 * MAD / median) of what each reports (the median
-# epoch, the fastest epoch, and here also the estimated cycles of the ~cyc column), and the
-# whole run's wall time. doc/benchmarks.md ("What a row reports") quotes it.
+# epoch, the fastest epoch, and here also the ~cyc column's figure, the lower quartile of the
+# epochs' estimated cycles), and the whole run's wall time. doc/benchmarks.md ("What a row reports") quotes it.
 #
 # Usage (from the build directory, after make):
 #   sh SRC/doc/experiments/repeat_vs_nanobench.sh NANOBENCH_H [PROCESSES] [CPU]
@@ -73,16 +73,15 @@ def rows(path):
     out = {}
     for r in json.load(open(path))["results"]:
         per = sorted(m["elapsed"] for m in r["measurements"])
-        cyc = [m.get("estcycles") for m in r["measurements"]]
         out[r["name"]] = {"median": statistics.median(per), "min": per[0],
-                          "cycles": statistics.median(cyc) if None not in cyc else None}
+                          "cycles": r.get("lowerQuartile(estcycles)")}
     return out
 
 ours = [rows(f"{work}/ours{i}.json") for i in range(1, procs + 1)]
 nb = [rows(f"{work}/nb{i}.json") for i in range(1, procs + 1)]
 names = [n for n in ours[0] if all(n in o for o in ours) and all(n in b for b in nb)]
 has_cyc = all(o[n]["cycles"] for o in ours for n in names)
-print("| row | ours: median | ours: fastest epoch | ours: ~cyc (median) | nanobench: median "
+print("| row | ours: median | ours: fastest epoch | ours: ~cyc | nanobench: median "
       "| nanobench: fastest | nanobench median CV / ours ~cyc CV |")
 print("|---|---:|---:|---:|---:|---:|---:|")
 cols = {k: [] for k in ("om", "on", "oc", "nm", "nn", "ratio")}

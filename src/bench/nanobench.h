@@ -287,6 +287,11 @@ double nb_result_median(const nb_result *r, nb_measure m);
 /* Median absolute percentage error of the epochs around the median,
  * 0.01 = 1%; NAN when !nb_result_has(r, m). */
 double nb_result_err(const nb_result *r, nb_measure m);
+/* The lower quartile over the epochs (a quarter of the way up their sorted
+ * values, interpolated: R's and numpy's default), per iteration as the
+ * median; what the ~cyc column shows of NB_EST_CYCLES; NAN when
+ * !nb_result_has(r, m). */
+double nb_result_lower_quartile(const nb_result *r, nb_measure m);
 
 /* Whether r's median is physically implausible, which means the compiler
  * removed (part of) the op's work: 1 and a one-line reason in why (size

@@ -276,7 +276,7 @@ static int measure_of(const char *s, size_t len, nb_measure *m)
 }
 
 enum fn_kind { F_NONE, F_MEDIAN, F_AVERAGE, F_MDAPE, F_SUM, F_MIN, F_MAX, F_SUMPRODUCT,
-               F_CONTEXT, F_STDDEV, F_PER_UNIT };
+               F_CONTEXT, F_STDDEV, F_PER_UNIT, F_Q1 };
 
 /* A parsed call such as "sumProduct(iterations, elapsed)". */
 typedef struct {
@@ -304,6 +304,7 @@ static int parse_call(const token *t, call *c)
         {"median", F_MEDIAN}, {"average", F_AVERAGE}, {"medianAbsolutePercentError", F_MDAPE},
         {"sum", F_SUM}, {"minimum", F_MIN}, {"maximum", F_MAX}, {"sumProduct", F_SUMPRODUCT},
         {"context", F_CONTEXT}, {"standardDeviation", F_STDDEV}, {"perUnit", F_PER_UNIT},
+        {"lowerQuartile", F_Q1},
     };
     const char *end = t->s + t->len, *lp = memchr(t->s, '(', t->len), *b, *e, *comma;
     size_t i, fl;
@@ -747,6 +748,9 @@ static int put_result_value(render_ctx *x, const nb_result *r, const token *t)
     case F_MDAPE: put_number(x, nb_result_err(r, c.m1)); break;
     case F_SUM: put_number(x, in_unit(x, r, c.m1, c.m1, nb_result_sum(r, c.m1))); break;
     case F_MIN: put_number(x, in_unit(x, r, c.m1, c.m1, nb_result_minimum(r, c.m1))); break;
+    case F_Q1:
+        put_number(x, in_unit(x, r, c.m1, c.m1, nb_result_lower_quartile(r, c.m1)));
+        break;
     case F_MAX: put_number(x, in_unit(x, r, c.m1, c.m1, nb_result_maximum(r, c.m1))); break;
     case F_SUMPRODUCT:
         put_number(x, in_unit(x, r, c.m1, c.m2, nb_result_sum_product(r, c.m1, c.m2)));
@@ -972,6 +976,7 @@ const char *nb_templ_json(void)
            "{{medianAbsolutePercentError(instructions)}},\n"
            "            \"median(cpucycles)\": {{median(cpucycles)}},\n"
            "            \"median(estcycles)\": {{median(estcycles)}},\n"
+           "            \"lowerQuartile(estcycles)\": {{lowerQuartile(estcycles)}},\n"
            "            \"medianAbsolutePercentError(estcycles)\": "
            "{{medianAbsolutePercentError(estcycles)}},\n"
            "            \"median(contextswitches)\": {{median(contextswitches)}},\n"

@@ -106,11 +106,12 @@ double nb_result_epoch(const nb_result *r, nb_measure m, size_t i)
     return epoch_value(&r->epochs[i], m);
 }
 
-/* The median (or, with want_err, the MdAPE) of m's epoch values, computed
+/* The median, the MdAPE or the lower quartile of m's epoch values, computed
  * in a scratch array: on the stack for the usual epoch counts. */
 #define NB_STACK_EPOCHS 64
+enum { WANT_MEDIAN, WANT_ERR, WANT_Q1 };
 
-static double with_values(const nb_result *r, nb_measure m, int want_err)
+static double with_values(const nb_result *r, nb_measure m, int want)
 {
     double stack[2 * NB_STACK_EPOCHS];
     double *v = stack, res;
@@ -125,9 +126,16 @@ static double with_values(const nb_result *r, nb_measure m, int want_err)
     }
     for (i = 0; i < n; ++i)
         v[i] = epoch_value(&r->epochs[i], m);
-    res = nb_stats_median(v, n);
-    if (want_err)
+    res = nb_stats_median(v, n); /* sorts v */
+    if (want == WANT_ERR) {
         res = nb_stats_mdape(v, n, res, v + n);
+    } else if (want == WANT_Q1) {
+        /* a quarter of the way from the smallest to the largest, between the
+         * two values there in proportion (R's and numpy's default quantile) */
+        double h = (double)(n - 1) * 0.25;
+        size_t lo = (size_t)h;
+        res = lo + 1 < n ? v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]) : v[lo];
+    }
     if (v != stack)
         bb_free(v);
     return res;
@@ -135,12 +143,17 @@ static double with_values(const nb_result *r, nb_measure m, int want_err)
 
 double nb_result_median(const nb_result *r, nb_measure m)
 {
-    return with_values(r, m, 0);
+    return with_values(r, m, WANT_MEDIAN);
 }
 
 double nb_result_err(const nb_result *r, nb_measure m)
 {
-    return with_values(r, m, 1);
+    return with_values(r, m, WANT_ERR);
+}
+
+double nb_result_lower_quartile(const nb_result *r, nb_measure m)
+{
+    return with_values(r, m, WANT_Q1);
 }
 
 /* The smallest (sign 1) or largest (sign -1) value of m over the epochs. */

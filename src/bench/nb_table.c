@@ -125,7 +125,8 @@ static size_t columns(nb_column *c, const nb_result *r, const nb_result *first, 
     if (mask & (1u << NB_CPU_CYCLES))
         add_col(c, &n, 18, 2, "cyc/", unit, "", per_unit(r, NB_CPU_CYCLES));
     else if (mask & (1u << NB_EST_CYCLES)) /* no counter: the probe's estimate */
-        add_col(c, &n, 18, 2, "~cyc/", unit, "", per_unit(r, NB_EST_CYCLES));
+        add_col(c, &n, 18, 2, "~cyc/", unit, "",
+                nb_result_lower_quartile(r, NB_EST_CYCLES) / r->cfg.batch);
     if ((mask & (1u << NB_INSTRUCTIONS)) && (mask & (1u << NB_CPU_CYCLES))) {
         double cyc = per_unit(r, NB_CPU_CYCLES);
         add_col(c, &n, 9, 3, "IPC", "", "",
