@@ -73,7 +73,7 @@ nb_bench *nb_performance_counters(nb_bench *b, int on);
  * changes that clock between moments and processes; the cycles repeat where
  * the time does not (doc/harness.md). Default on; x86-64 and AArch64 with a
  * GNU compiler only (elsewhere nothing is estimated). Costs one probe of
- * about 5 us per epoch, outside the timed span. */
+ * about 2 us per epoch, outside the timed span. */
 nb_bench *nb_cycle_probe(nb_bench *b, int on);
 /* Where rows, headers and warnings go; NULL: print nothing. Not closed by b. */
 nb_bench *nb_output(nb_bench *b, FILE *out);

@@ -435,16 +435,17 @@ void nb_impl_epoch_begin(nb_bench *b)
 
 void nb_impl_epoch_end(nb_bench *b)
 {
-    uint64_t t1;
+    uint64_t t1, elapsed;
     if (b->logic.state == NB_ST_VALGRIND) {
         nb_vg_epoch_end(b);
         return;
     }
     t1 = now(b);
+    elapsed = t1 >= b->logic.t0 ? t1 - b->logic.t0 : 0;
     if (b->cfg.performance_counters && b->perf.count)
         nb_perf_end(&b->perf);
     b->logic.ghz = 0;
-    if (b->logic.probing && keepable(&b->logic, t1 >= b->logic.t0 ? t1 - b->logic.t0 : 0)) {
+    if (b->logic.probing && keepable(&b->logic, elapsed)) {
         nb_logic *L = &b->logic;
         double after = probe(b);
         /* the mean of the two readings; one alone where the other failed or was
@@ -452,7 +453,7 @@ void nb_impl_epoch_end(nb_bench *b)
         L->ghz = L->ghz_before > 0 && after > 0 ? (L->ghz_before + after) / 2
                  : L->ghz_before > 0 ? L->ghz_before : after;
     }
-    add(b, t1 >= b->logic.t0 ? t1 - b->logic.t0 : 0);
+    add(b, elapsed);
 }
 
 void nb_impl_finish(nb_bench *b)

@@ -300,9 +300,12 @@ int baseline_compare(const baseline *base, const char *path, const nb_bench *run
     for (i = 0; i < n; i++) {
         const nb_result *r = nb_result_at(run, i);
         const baseline_row *row = find(base, nb_result_name(r));
-        if (comparable(r, row))
+        if (comparable(r, row)) {
             family++;
-        else if (row && nb_result_epoch_count(r) > 0 && row->count > 0)
+            /* cycles only where every compared benchmark has them on both sides */
+            if (!(row->cycles && nb_result_has(r, NB_EST_CYCLES)))
+                cycles = 0;
+        } else if (row && nb_result_epoch_count(r) > 0 && row->count > 0)
             fprintf(stderr, "-baseline: %s counts in '%s' here and in '%s' in '%s': not "
                     "compared\n", nb_result_name(r), nb_result_unit(r), row->unit, path);
         else if (row)
@@ -328,12 +331,6 @@ int baseline_compare(const baseline *base, const char *path, const nb_bench *run
     if (family == 0) {
         bench_error("-baseline: no benchmark of this run has a comparable result in '%s'", path);
         goto done;
-    }
-    for (i = 0; i < n; i++) {
-        const nb_result *r = nb_result_at(run, i);
-        const baseline_row *row = find(base, nb_result_name(r));
-        if (comparable(r, row) && !(row->cycles && nb_result_has(r, NB_EST_CYCLES)))
-            cycles = 0;
     }
     if (cycles)
         printf("\n-baseline: this run against '%s', in estimated core cycles (~cyc, which both "
