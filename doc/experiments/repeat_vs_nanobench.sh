@@ -7,7 +7,8 @@
 # (A, B, A, B, ...), both pinned to one CPU, each writing its JSON, and prints per row the
 # robust CV between processes (1.4826 * MAD / median) of what each reports (the median
 # epoch, the fastest epoch, and here also the ~cyc column's figure, the lower quartile of the
-# epochs' estimated cycles), and the whole run's wall time. doc/benchmarks.md ("What a row reports") quotes it.
+# epochs' estimated cycles), the range of the whole-process factor of the time, and the whole
+# run's wall time. doc/benchmarks.md ("What a row reports") quotes it.
 #
 # Usage (from the build directory, after make):
 #   sh SRC/doc/experiments/repeat_vs_nanobench.sh NANOBENCH_H [PROCESSES] [CPU]
@@ -100,6 +101,12 @@ med = {k: statistics.median(v) for k, v in cols.items()}
 print(f"| median over {len(names)} rows | {100*med['om']:.2f}% | {100*med['on']:.2f}% "
       f"| {100*med['oc']:.2f}% | {100*med['nm']:.2f}% | {100*med['nn']:.2f}% "
       f"| {med['ratio']:.1f} |")
+# The whole-process factor: per process, the median over the rows of its median time over
+# that row's median across all processes (what moves every row of a process together).
+for label, procs_rows in (("ours", ours), ("nanobench", nb)):
+    mid = {n: statistics.median([p[n]["median"] for p in procs_rows]) for n in names}
+    fac = [statistics.median([p[n]["median"] / mid[n] for n in names]) for p in procs_rows]
+    print(f"process factor of the time, {label}: {min(fac):.3f} to {max(fac):.3f}")
 t = [list(map(float, line.split())) for line in open(f"{work}/times")]
 a = [x[1] - x[0] for x in t]
 b = [x[2] - x[1] for x in t]
