@@ -404,12 +404,12 @@ int main(int argc, char **argv)
         {"SipHash_32b", "ns/hash", NULL, NULL, NULL, op_siphash32, ossl_siphash32, SIP_CHAIN},
         {"SipHash_32b_stream", "ns/hash", NULL, NULL, NULL, op_siphash32_stream, NULL,
          SIP_CHAIN},
-        {"CHACHA20_1MB", "keystream, ns/byte", chacha20_impl_list, chacha20_force,
-         chacha20_implementation, op_chacha20, ossl_chacha20, BIG},
-        {"CHACHA20_CRYPT_1MB", "XOR, ns/byte", chacha20_impl_list, chacha20_force,
-         chacha20_implementation, op_chacha20_crypt, ossl_chacha20_crypt, BIG},
-        {"CHACHA20_64", "64-byte keystream, ns/call", chacha20_impl_list, chacha20_force,
-         chacha20_implementation, op_chacha20_64, ossl_chacha20_64, 1},
+        {"CHACHA20_1MB", "keystream, ns/byte", chacha20_impl_list, chacha20_impl_force,
+         chacha20_impl_current, op_chacha20, ossl_chacha20, BIG},
+        {"CHACHA20_CRYPT_1MB", "XOR, ns/byte", chacha20_impl_list, chacha20_impl_force,
+         chacha20_impl_current, op_chacha20_crypt, ossl_chacha20_crypt, BIG},
+        {"CHACHA20_64", "64-byte keystream, ns/call", chacha20_impl_list, chacha20_impl_force,
+         chacha20_impl_current, op_chacha20_64, ossl_chacha20_64, 1},
     };
     const size_t n_benches = sizeof benches / sizeof benches[0];
     row rows[MAX_ROWS];
