@@ -303,22 +303,23 @@ static int race_wide_wins(unsigned wide, unsigned narrow)
 }
 
 /* Every usable variant, except that with SHA-NI only the 16-lane AVX-512 kernel may join
- * it (SHA-NI two ways beats four and eight SIMD lanes), and only if it wins the race
- * against SHA-NI alone: which is faster depends on the CPU (and, on a shared VM, on what
- * runs beside it), so it is timed here, once. doc/crypto.md has the figures. */
-static unsigned sha256_choose(unsigned usable)
+ * it (SHA-NI two ways beats four and eight SIMD lanes: their self-tests do not even run),
+ * and only if it wins the race against SHA-NI alone: which is faster depends on the CPU
+ * (and, on a shared VM, on what runs beside it), so it is timed here, once. doc/crypto.md
+ * has the reasons, doc/measurements.md the figures. */
+static unsigned sha256_choose(const crypto_variant_set *s)
 {
     unsigned use = 0, wide = 0;
     size_t shani = 0;
 
     for (size_t i = 1; i < N_SHA256; i++)
-        if ((usable & 1u << i) && strcmp(sha256_table[i].name, "shani") == 0)
+        if (strcmp(sha256_table[i].name, "shani") == 0 && crypto_variant_usable(s, i))
             shani = i;
     for (size_t i = 1; i < N_SHA256; i++) {
         const sha256_fns *f = fns_of(i);
-        if (!(usable & 1u << i))
-            continue;
         if (shani && f->kernel && f->width < 16 && i != shani)
+            continue;
+        if (!crypto_variant_usable(s, i))
             continue;
         if (shani && f->kernel && f->width >= 16)
             wide |= 1u << i;

@@ -20,19 +20,12 @@ static int usable(const crypto_variant_set *s, size_t i)
     signed char *v = &s->state->verdict[i];
     if (i == 0)
         return 1;
+    if (i >= s->count)
+        return 0;
     if (*v == 0)
         *v = s->selftest && cpu_features_supports(s->variants[i].isa)
              && s->selftest(&s->variants[i]) ? 1 : -1;
     return *v > 0;
-}
-
-static unsigned usable_bits(const crypto_variant_set *s)
-{
-    unsigned bits = 0;
-    for (size_t i = 1; i < s->count; i++)
-        if (usable(s, i))
-            bits |= 1u << i;
-    return bits;
 }
 
 /* The description of use when the set gives none of its own. */
@@ -73,16 +66,18 @@ static void install(const crypto_variant_set *s, unsigned use, char *desc)
     s->state->current = desc;
 }
 
+/* The automatic choice, decided once: the set's own, or the last usable variant alone
+ * (self-testing from the end of the table down, so only the winner's test runs). */
 static unsigned auto_choice(const crypto_variant_set *s)
 {
     crypto_variant_state *st = s->state;
     if (!st->auto_decided) {
-        unsigned bits = usable_bits(s), best = 0;
+        unsigned best = 0;
         if (s->choose) {
-            best = s->choose(bits);
+            best = s->choose(s);
         } else {
-            for (size_t i = 1; i < s->count; i++)
-                if (bits & 1u << i)
+            for (size_t i = s->count; i-- > 1 && best == 0;)
+                if (usable(s, i))
                     best = 1u << i;
         }
         st->auto_use = best;
@@ -180,6 +175,11 @@ int crypto_variant_selftest(const crypto_variant_set *s, const crypto_variant *v
     r = s->selftest ? s->selftest(v) : 0;
     bb_spin_unlock(&variant_lock);
     return r;
+}
+
+int crypto_variant_usable(const crypto_variant_set *s, size_t i)
+{
+    return usable(s, i);
 }
 
 const void *crypto_variant_last_in_use(const crypto_variant_set *s, unsigned use)

@@ -18,8 +18,10 @@
  * reaches every path v has, 0 otherwise; it runs once per variant, after the CPU check, under
  * the lock. install(use) writes the primitive's pointers for the variants whose bits are set
  * in use (bit i: table[i]; no bit set: everything portable); every variant in use is usable.
- * choose(usable) returns the automatic choice among the usable variants' bits, or NULL for
- * the last usable variant alone; it runs once per process. describe(use, buf, cap) writes
+ * choose(s) returns the automatic choice, as bits of usable variants (asking
+ * crypto_variant_usable only about the variants it considers, so that no other self-test
+ * runs), or NULL for the last usable variant alone; it runs once per process, under the
+ * lock. describe(use, buf, cap) writes
  * the description of use, or NULL for the names of the variants in use, comma-separated
  * ("standard" for none). A set of "standard" alone (SHA3-256) needs neither selftest nor
  * install: NULL. */
@@ -60,7 +62,7 @@ struct crypto_variant_set {
     size_t count;
     int (*selftest)(const crypto_variant *v);
     void (*install)(unsigned use);
-    unsigned (*choose)(unsigned usable);
+    unsigned (*choose)(const crypto_variant_set *s);
     void (*describe)(unsigned use, char *buf, size_t cap);
     crypto_variant_state *state;
 };
@@ -92,6 +94,10 @@ struct crypto_variant_set {
     { \
         return crypto_variant_current(&P##_variant_set); \
     }
+
+/* For a set's choose (under the lock): whether its variant i is usable (in the table,
+ * run by the CPU, self-tested; the verdict cached). */
+int crypto_variant_usable(const crypto_variant_set *s, size_t i);
 
 /* Installs s's automatic choice and returns its description, under the lock. */
 const char *crypto_variant_autodetect(const crypto_variant_set *s);
