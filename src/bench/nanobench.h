@@ -214,6 +214,31 @@ void     nb_impl_finish(nb_bench *b);
 #define NB_CALLER_OPTIMIZED 0
 #endif
 
+/* The one epoch loop of nb_run and nb_run_n (internal: call those). Exactly
+ * one of op and op_n is set; both are constants at every call site, so the
+ * branch folds away and op inlines into the loop. */
+static inline NB_ALWAYS_INLINE nb_bench *nb_impl_run(nb_bench *b, void (*op)(void *arg),
+                                                     void (*op_n)(void *arg, uint64_t iters),
+                                                     void *arg, int optimized)
+{
+    uint64_t n;
+    if (nb_impl_start(b, optimized) != 0)
+        return b;
+    while ((n = nb_impl_next(b)) != 0) {
+        nb_impl_epoch_begin(b);
+        if (op_n) {
+            op_n(arg, n);
+        } else {
+            uint64_t i;
+            for (i = 0; i < n; ++i)
+                op(arg);
+        }
+        nb_impl_epoch_end(b);
+    }
+    nb_impl_finish(b);
+    return b;
+}
+
 /* Measures op(arg) under the name set by nb_name, adds one result, prints
  * its row to the output. op must be safe to call any number of times.
  * When op is a function the compiler can see, it inlines into the loop.
@@ -221,19 +246,33 @@ void     nb_impl_finish(nb_bench *b);
  * nb_get_error to -1 (the outer run goes on and keeps its result). */
 static inline NB_ALWAYS_INLINE nb_bench *nb_run(nb_bench *b, void (*op)(void *arg), void *arg)
 {
-    uint64_t n;
-    if (nb_impl_start(b, NB_CALLER_OPTIMIZED) != 0)
-        return b;
-    while ((n = nb_impl_next(b)) != 0) {
-        uint64_t i;
-        nb_impl_epoch_begin(b);
-        for (i = 0; i < n; ++i)
-            op(arg);
-        nb_impl_epoch_end(b);
-    }
-    nb_impl_finish(b);
-    return b;
+    return nb_impl_run(b, op, NULL, arg, NB_CALLER_OPTIMIZED);
 }
+
+/* nb_run for an op that runs an epoch's iterations itself: op_n(arg, iters)
+ * must do iters iterations (iters >= 1) and is called once per epoch, with
+ * the iteration counts nb_run would run. For an op that is reached through a
+ * pointer (a table of benchmarks, nb_compare's alternatives), where nb_run
+ * would pay one indirect call per iteration: op_n's own loop, written beside
+ * the op, lets the op inline there. NB_OP_N writes that loop. */
+static inline NB_ALWAYS_INLINE nb_bench *nb_run_n(nb_bench *b,
+                                                  void (*op_n)(void *arg, uint64_t iters),
+                                                  void *arg)
+{
+    return nb_impl_run(b, NULL, op_n, arg, NB_CALLER_OPTIMIZED);
+}
+
+/* NB_OP_N(name, op) defines `static void name(void *arg, uint64_t iters)`
+ * that calls op(arg) iters times, op inlined where the compiler sees it:
+ * `static void hash(void *arg) {...} NB_OP_N(hash_n, hash)`, then
+ * nb_run_n(b, hash_n, &ctx) or {"hash", NULL, &ctx, hash_n} in nb_compare. */
+#define NB_OP_N(name, op)                                     \
+    static void name(void *nb_op_arg_, uint64_t nb_op_iters_) \
+    {                                                         \
+        uint64_t nb_op_i_;                                    \
+        for (nb_op_i_ = 0; nb_op_i_ < nb_op_iters_; ++nb_op_i_) \
+            op(nb_op_arg_);                                   \
+    }
 
 /* nb_do_not_optimize_away(x): the compiler must compute x (a statement).
  * x may be any expression: a scalar, a struct, a bit-field, or an array,

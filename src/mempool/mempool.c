@@ -40,6 +40,7 @@
 
 #include "crypto/siphash.h"
 #include "util/alloc.h"
+#include "util/splitmix64.h"
 
 #define NONE UINT32_MAX
 
@@ -467,13 +468,6 @@ static void heap_build(mempool *p) {
 
 /* ---- creation ---------------------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
 static void random_salt(mempool *p) {
     unsigned char b[16];
     FILE *f = fopen("/dev/urandom", "rb");
@@ -492,8 +486,8 @@ static void random_salt(mempool *p) {
         clock_gettime(CLOCK_REALTIME, &ts);
         x = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
         x ^= (uint64_t)(uintptr_t)p;
-        p->k0 = splitmix64(&x);
-        p->k1 = splitmix64(&x);
+        p->k0 = splitmix64_next(&x);
+        p->k1 = splitmix64_next(&x);
     }
 }
 

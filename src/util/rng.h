@@ -7,25 +7,18 @@
 
 #include <stdint.h>
 
+#include "util/splitmix64.h"
+
 typedef struct {
     uint64_t s[4];
 } bb_rng;
-
-/* One splitmix64 step: advances *x, returns the next output. */
-static inline uint64_t bb_splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 /* Expands seed into the state through splitmix64 (never all zero). */
 static inline void bb_rng_seed(bb_rng *r, uint64_t seed)
 {
     int i;
     for (i = 0; i < 4; i++)
-        r->s[i] = bb_splitmix64(&seed);
+        r->s[i] = splitmix64_next(&seed);
 }
 
 static inline uint64_t bb_rng_rotl(uint64_t v, int k)
