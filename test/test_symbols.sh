@@ -12,6 +12,7 @@
 #                              muhash3072_ insecurerandom_
 #   libbitcoin_util, _alloc:   bb_ (allocation wrapper), stream_ (the byte stream)
 #   libbitcoin_mempool:        mempool_
+#   libbitcoin_cluster:        cluster_
 #   any other library:         the union of the above plus prevector_ and bench_
 # Names starting with two underscores belong to the compiler and are not checked.
 set -u
@@ -39,6 +40,7 @@ for a in $archives; do
         libbitcoin_crypto*.a) allowed=$crypto ;;
         libbitcoin_util.a|libbitcoin_alloc.a) allowed=$util ;;
         libbitcoin_mempool.a) allowed='mempool_' ;;
+        libbitcoin_cluster.a) allowed='cluster_' ;;
         *) allowed=$all ;;
     esac
     # nm prints "value type name" for defined symbols; upper-case types are global
