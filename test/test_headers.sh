@@ -16,7 +16,8 @@ strict="-pedantic-errors"
 case " ${WARN_CFLAGS:-} " in *" -Werror "*) strict="$strict -Werror" ;; esac
 
 headers="crypto/sha1.h crypto/sha256.h crypto/sha512.h crypto/ripemd160.h crypto/siphash.h
-crypto/sha3.h crypto/dispatch.h crypto/chacha20.h crypto/fastrandom.h prevector/prevector.h
+crypto/sha3.h crypto/dispatch.h crypto/chacha20.h crypto/fastrandom.h crypto/random.h
+prevector/prevector.h
 prevector/serialize.h util/alloc.h util/stream.h
 bench/nanobench.h"
 for h in $headers; do
@@ -48,6 +49,7 @@ else
 #include "dispatch.h"
 #include "chacha20.h"
 #include "fastrandom.h"
+#include "random.h"
 #include "prevector.h"
 #include "serialize.h"
 #include "nanobench.h"
@@ -111,6 +113,13 @@ int main()
     fastrandom_init_deterministic(&fr);
     expect(fastrandom_rand32(&fr) == 0xade0b876u && fastrandom_randbool(&fr) == 0,
            "fastrandom");
+    fastrandom2_ctx fr2;
+    fastrandom2_init_deterministic(&fr2);
+    expect(fastrandom2_rand32(&fr2) == 0xade0b876u && fastrandom2_randrange(&fr2, 1) == 0,
+           "fastrandom2");
+    insecurerandom_ctx ir;
+    insecurerandom_init(&ir, 0);
+    expect(insecurerandom_rand64(&ir) == 0x6f68e1e7e2646ee1ull, "insecurerandom");
 
     /* SipHash-2-4 paper, appendix A: key 00..0f, message 00..0e. */
     for (int i = 0; i < 16; i++)
