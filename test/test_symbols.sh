@@ -6,8 +6,8 @@
 # Allowed prefixes, per library (doc/harness.md, "Symbols"):
 #   libnanobench (installed):  nb_ (the harness), bb_ (the allocation wrapper it carries)
 #   libbitcoin_crypto*:        sha1_ sha256_ sha512_ sha3_ ripemd160_ siphash_ chacha20_
-#                              fastrandom_ fastrandom2_ insecurerandom_, and the CPUID
-#                              module's cpu_features_get
+#                              fastrandom_ fastrandom2_ insecurerandom_ muhash3072_
+#                              num3072_, and the CPUID module's cpu_features_get
 #   libbitcoin_util, _alloc:   bb_ (allocation wrapper), stream_ (the byte stream)
 #   libbitcoin_mempool:        mempool_
 #   any other library:         the union of the above plus prevector_ and bench_
@@ -19,7 +19,7 @@ if ! command -v nm >/dev/null 2>&1; then
     exit 77
 fi
 crypto='sha1_ sha256_ sha512_ sha3_ ripemd160_ siphash_ chacha20_ fastrandom_ cpu_features_get'
-crypto="$crypto fastrandom2_ insecurerandom_"
+crypto="$crypto fastrandom2_ insecurerandom_ muhash3072_ num3072_"
 util='bb_ stream_'
 all="nb_ bb_ $crypto stream_ mempool_ prevector_ bench_"
 
