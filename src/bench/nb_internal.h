@@ -66,7 +66,7 @@ struct nb_result {
     size_t cap;
     unsigned has;              /* bit m: measure m is valid in every epoch */
     int overflow;              /* ended with "iterations overflow" */
-    int counted;               /* counters from callgrind's simulation (nb_valgrind.c) */
+    int counted;               /* counters from callgrind's simulation (nb_vg_count.c) */
     uint64_t discarded;        /* epochs run and not kept (calibration, short) */
     nb_result_comparison cmp;  /* from nb_compare; cmp.baseline NULL otherwise */
 };
@@ -137,9 +137,9 @@ int    nb_perf_hardware_available(const nb_perf_group *g);
 enum { NB_ST_IDLE, NB_ST_WARMUP, NB_ST_CALIBRATE, NB_ST_MEASURE, NB_ST_FIXED,
        NB_ST_ENDLESS, NB_ST_DRIVEN, NB_ST_DONE,
        NB_ST_COMPARE, /* an nb_compare is running: nb_run and nb_compare refuse */
-       NB_ST_VALGRIND /* counting under callgrind (nb_valgrind.c) */ };
+       NB_ST_VALGRIND /* counting under callgrind (nb_vg_count.c) */ };
 
-/* Counting under callgrind (nb_valgrind.c): where a run stands in its
+/* Counting under callgrind (nb_vg_count.c): where a run stands in its
  * sequence of epochs, and the short epoch's totals. */
 typedef struct {
     int phase;                 /* probe, then short/long epochs in turn */
@@ -212,7 +212,26 @@ int nb_bench_reserve(nb_bench *b, size_t more);
  * column's reference. */
 void nb_bench_append(nb_bench *b, nb_result *r);
 
-/* ---- paired comparison (nb_compare.c) ---- */
+/* ---- paired comparison (nb_comparison.c, nb_compare_table.c, nb_compare.c) ---- */
+struct nb_comparison {
+    size_t n;
+    size_t rounds;
+    uint64_t iters;
+    nb_ratio *ratio;            /* n; [0] is 1 exactly */
+    double *value;              /* n * rounds: i's fastest epoch in round r at [i * rounds + r] */
+    double *median, *err;       /* n each: median and MdAPE of i's round values */
+    size_t fastest;
+    const nb_result **results;  /* n, owned by the bench */
+};
+
+/* A comparison of n alternatives over rounds rounds, its arrays allocated
+ * (NULL when memory runs out). */
+nb_comparison *nb_comparison_new(size_t n, size_t rounds);
+/* Fills c from the results' epochs (alternative i's epochs of round r are
+ * r * NB_COMPARE_EPOCHS_PER_ROUND onwards): round values (each the fastest
+ * of the round's epochs), their medians and errs, ratios, significance and
+ * the fastest; scratch holds c->rounds values. */
+void nb_comparison_reduce(nb_comparison *c, nb_result **res, double *scratch);
 /* Rounds per block of nb_compare's order for n alternatives (n even: n,
  * odd: 2n), and row `row` of it: order[j] is the alternative that runs j-th
  * in that round. */
@@ -222,7 +241,7 @@ void   nb_compare_order(size_t n, size_t row, size_t *order);
  * time and err% columns); NaN for an i out of range. */
 void   nb_comparison_summary(const nb_comparison *c, size_t i, double *median, double *err);
 
-/* ---- counting under callgrind (nb_valgrind.c) ---- */
+/* ---- counting under callgrind (nb_vg_count.c, nb_vg_dump.c, nb_vg_run.c) ---- */
 /* Called by nb_impl_start once r is allocated: when the process runs under
  * callgrind, takes the run over (state NB_ST_VALGRIND) and returns 1;
  * otherwise changes nothing and returns 0. */
@@ -238,8 +257,21 @@ void nb_vg_epoch_end(nb_bench *b);
  * is unreadable, not callgrind's, or another dump's. */
 int  nb_vg_read_dump(const char *path, const char *trigger, double counts[NB_MEASURE_COUNT],
                      unsigned *has);
+/* The trigger text the harness gives dump k of the run name: "nanobench <k>
+ * <name>", the name with anything but printable ASCII as '?'. */
+void nb_vg_trigger_text(char *buf, size_t cap, unsigned long k, const char *name);
+/* Reads a dump file's trigger: its k and name (into name, cap bytes) when the
+ * harness asked for it; 0, or -1 when it is another dump (the one at the
+ * program's end) or unreadable. */
+int  nb_vg_dump_trigger(const char *path, unsigned long *k, char *name, size_t cap);
+/* Longest dump file name the harness builds. */
+#define NB_VG_PATH_MAX 4096
 
-/* ---- config and results (nb_bench.c, nb_result.c) ---- */
+/* ---- config (nb_config.c) and results (nb_result.c) ---- */
+/* nanobench's defaults: what nb_bench_new starts from (with the output on
+ * stdout) and what the getters report for a NULL bench (output NULL). */
+extern const nb_config nb_config_defaults;
+char *nb_str_dup(const char *s);                             /* NULL when out of memory */
 int  nb_config_copy(nb_config *dst, const nb_config *src);  /* 0 or -1 */
 void nb_config_free(nb_config *cfg);
 nb_result *nb_result_new(const nb_config *cfg, double resolution);
@@ -290,5 +322,9 @@ int nb_warnings_suppressed(void);
 /* Gathers the warnings into buf (one per line, "* " prefixed) and
  * recommendations into rec; returns the warning count. For tests. */
 size_t nb_warnings_gather(char *buf, size_t cap, char *rec, size_t rcap, int caller_optimized);
+
+/* ---- templates (nb_templates.c; nb_report_html.c is generated) ---- */
+/* The HTML report template: src/bench/templates/report.html's text. */
+extern const char nb_report_html[];
 
 #endif
