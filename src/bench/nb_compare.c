@@ -35,8 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Beyond this an iteration count is not believable (as nb_logic.c). */
-#define NB_MAX_ITERS 9.2e18
 
 /* Row `row` of the order: which alternative runs at each position. */
 void nb_compare_order(size_t n, size_t row, size_t *order)
@@ -61,91 +59,53 @@ size_t nb_compare_block(size_t n)
     return n % 2 ? 2 * n : n;
 }
 
-/* One epoch of alternative a: setup (untimed), counters and clock around
- * iters iterations. Returns the elapsed ns; fills e when not NULL. */
-static uint64_t epoch(nb_bench *b, const nb_alternative *a, uint64_t iters, nb_epoch *e,
-                      unsigned *valid)
+/* One epoch of alternative a, iters iterations: nb_setup's function
+ * (untimed), then the loop between the logic's epoch begin and end, which
+ * time it, read the counters and, in a measuring state, store the epoch. */
+static void epoch(nb_bench *b, const nb_alternative *a, uint64_t iters)
 {
-    uint64_t t0, t1, i;
-    int perf = b->cfg.performance_counters && b->perf.count, m;
     if (b->setup)
         b->setup(b->setup_arg);
-    if (perf)
-        nb_perf_begin(&b->perf);
-    t0 = nb_logic_now(b);
+    nb_impl_epoch_begin(b);
     if (a->op_n) {
         a->op_n(a->arg, iters);
     } else {
         void (*op)(void *) = a->op;
         void *arg = a->arg;
+        uint64_t i;
         for (i = 0; i < iters; ++i)
             op(arg);
     }
-    t1 = nb_logic_now(b);
-    if (perf)
-        nb_perf_end(&b->perf);
-    t1 = t1 >= t0 ? t1 - t0 : 0;
-    if (e) {
-        e->elapsed = (double)t1 * 1e-9;
-        e->iters = iters;
-        *valid = 0;
-        for (m = 0; m < NB_MEASURE_COUNT; ++m) {
-            e->counters[m] = NAN;
-            if (perf && !b->perf.error && m >= NB_PAGE_FAULTS &&
-                nb_perf_has(&b->perf, (nb_measure)m)) {
-                e->counters[m] = nb_perf_value(&b->perf, (nb_measure)m, iters);
-                *valid |= 1u << m;
-            }
-        }
-    }
-    return t1;
+    nb_impl_epoch_end(b);
 }
 
-/* The time per iteration (ns) of a, from the first epoch that lasts the
- * target, growing tenfold (or straight to the size the last epoch asks
- * for, once it lasted a tenth of the target); *iters is where it ended. */
-static double calibrate(nb_bench *b, const nb_alternative *a, uint64_t target, uint64_t *iters)
+/* The time per iteration (ns) of a, calibrated as a run calibrates. */
+static double calibrate(nb_bench *b, const nb_alternative *a)
 {
-    uint64_t n = b->cfg.min_epoch_iterations ? b->cfg.min_epoch_iterations : 1;
-    for (;;) {
-        uint64_t t = epoch(b, a, n, NULL, NULL);
-        double next;
-        if (t >= target)
-            break;
-        if (t == 0 || t * 10 < target)
-            next = (double)n * 10;
-        else
-            next = ceil((double)n * (double)target / (double)t * 1.1);
-        if (!(next < NB_MAX_ITERS))
-            break; /* an empty op: nothing to grow into */
-        n = (uint64_t)next > n ? (uint64_t)next : n + 1;
-    }
-    *iters = n;
-    return (double)epoch(b, a, n, NULL, NULL) / (double)n;
+    nb_logic_calibrate_begin(b);
+    while (b->logic.state == NB_ST_CMP_CALIBRATE)
+        epoch(b, a, b->logic.n);
+    return nb_logic_calibrated(b);
 }
 
 /* The common iteration count: the fastest alternative's epoch lasts the
  * target; lowered so the slowest's stays within the max epoch time where
  * that does not push the fastest below a third of the target. */
-static uint64_t common_iterations(nb_bench *b, const nb_alternative *alts, size_t n,
-                                  uint64_t target)
+static uint64_t common_iterations(nb_bench *b, const nb_alternative *alts, size_t n)
 {
-    double fastest = 0, slowest = 0, it;
-    uint64_t got;
+    double fastest = 0, slowest = 0, it, target = (double)b->logic.target;
     size_t i;
     for (i = 0; i < n; ++i) {
-        double per = calibrate(b, &alts[i], target, &got);
-        if (per <= 0)
-            per = (double)target / (double)got; /* a clock that did not move */
+        double per = calibrate(b, &alts[i]);
         if (i == 0 || per < fastest)
             fastest = per;
         if (per > slowest)
             slowest = per;
     }
-    it = ceil((double)target / fastest);
+    it = ceil(target / fastest);
     if (it * slowest > (double)b->cfg.max_epoch_time) {
         double cap = floor((double)b->cfg.max_epoch_time / slowest);
-        double least = ceil((double)target / 3 / fastest);
+        double least = ceil(target / 3 / fastest);
         it = cap > least ? cap : least;
     }
     if (it < (double)b->cfg.min_epoch_iterations)
@@ -213,7 +173,7 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
     nb_comparison *c;
     double *scratch;
     size_t i, r, rounds, block, *order;
-    uint64_t target, iters;
+    uint64_t iters;
     if (!b)
         return NULL;
     if (!alts || n < 2 || b->logic.state != NB_ST_IDLE) {
@@ -243,7 +203,8 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
         return NULL;
     }
 
-    b->logic.state = NB_ST_COMPARE; /* an op's nb_run or nb_compare of b is refused */
+    /* from here b is busy: an op's nb_run or nb_compare of b is refused */
+    nb_logic_compare_begin(b, b->resolution_ns ? b->resolution_ns : nb_clock_resolution_ns());
     if (b->cfg.performance_counters && !b->perf_opened) {
         b->perf_opened = 1;
         if (nb_perf_open_default(&b->perf) > 0)
@@ -256,28 +217,23 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
         if (b->cfg.performance_counters && !nb_perf_hardware_available(&b->perf))
             nb_perf_note_once(b->cfg.out, b->perf.first_errno);
     }
-    target = nb_logic_target(&b->cfg,
-                             b->resolution_ns ? b->resolution_ns : nb_clock_resolution_ns());
     if (b->cfg.warmup)
         for (i = 0; i < n; ++i)
-            epoch(b, &alts[i], b->cfg.warmup, NULL, NULL);
+            epoch(b, &alts[i], b->cfg.warmup);
     iters = b->cfg.epoch_iterations ? b->cfg.epoch_iterations
-                                    : common_iterations(b, alts, n, target);
+                                    : common_iterations(b, alts, n);
     c->iters = iters;
     for (r = 0; r < rounds; ++r) {
         size_t j;
         for (j = 0; j < NB_COMPARE_EPOCHS_PER_ROUND; ++j) {
             nb_compare_order(n, (r + j) % block, order);
             for (i = 0; i < n; ++i) {
-                nb_result *x = res[order[i]];
-                unsigned valid;
-                epoch(b, &alts[order[i]], iters, &x->epochs[x->count], &valid);
-                x->has = x->count == 0 ? valid : (x->has & valid);
-                x->count++;
+                nb_logic_measure_into(b, res[order[i]], iters);
+                epoch(b, &alts[order[i]], iters);
             }
         }
     }
-    b->logic.state = NB_ST_IDLE;
+    nb_logic_compare_end(b);
     b->setup = NULL;
 
     nb_comparison_reduce(c, res, scratch);

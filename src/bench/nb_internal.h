@@ -134,9 +134,13 @@ int    nb_perf_parse(nb_perf_group *g, const uint64_t *buf, size_t words);
 int    nb_perf_hardware_available(const nb_perf_group *g);
 
 /* ---- iteration logic (nb_logic.c) ---- */
+/* Beyond this an iteration count is not believable: the op was removed. */
+#define NB_MAX_ITERS 9.2e18
 enum { NB_ST_IDLE, NB_ST_WARMUP, NB_ST_CALIBRATE, NB_ST_MEASURE, NB_ST_FIXED,
        NB_ST_ENDLESS, NB_ST_DRIVEN, NB_ST_DONE,
        NB_ST_COMPARE, /* an nb_compare is running: nb_run and nb_compare refuse */
+       NB_ST_CMP_CALIBRATE, /* ... and calibrating an alternative */
+       NB_ST_CMP_MEASURE,   /* ... and measuring an epoch into a result */
        NB_ST_VALGRIND /* counting under callgrind (nb_vg_count.c) */ };
 
 /* Counting under callgrind (nb_vg_count.c): where a run stands in its
@@ -206,6 +210,22 @@ void nb_test_set_clock(nb_bench *b, nb_clock_fn fn, void *ctx, uint64_t resoluti
 uint64_t nb_logic_target(const nb_config *cfg, uint64_t resolution_ns);
 /* b's clock now (the test hook's, or CLOCK_MONOTONIC), ns. */
 uint64_t nb_logic_now(const nb_bench *b);
+/* nb_compare's use of the logic, so that calibration and the epoch's
+ * capture (clock, counters, the stored epoch) are the run's own: between
+ * nb_logic_compare_begin and _end b is busy (NB_ST_COMPARE: nb_run and
+ * nb_compare refuse) and each epoch is nb_setup's function, then
+ * nb_impl_epoch_begin, the alternative's iterations, nb_impl_epoch_end.
+ * nb_logic_calibrate_begin starts a calibration and returns the first
+ * epoch's iterations; while the state stays NB_ST_CMP_CALIBRATE, run epochs
+ * of b->logic.n; nb_logic_calibrated then gives the fastest ns per iteration
+ * seen (from epochs of a tenth of the target at least). After
+ * nb_logic_measure_into(b, r, iters), the next epoch (of iters iterations)
+ * is stored in r. Epochs run outside these (warm-up) are not used. */
+void     nb_logic_compare_begin(nb_bench *b, uint64_t resolution_ns);
+uint64_t nb_logic_calibrate_begin(nb_bench *b);
+double   nb_logic_calibrated(nb_bench *b);
+void     nb_logic_measure_into(nb_bench *b, nb_result *r, uint64_t iters);
+void     nb_logic_compare_end(nb_bench *b);
 /* Makes room for more results in b (0, or -1 when out of memory). */
 int nb_bench_reserve(nb_bench *b, size_t more);
 /* Appends r (room reserved) to b's results, minding the "relative"

@@ -28,8 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Beyond this an iteration count is not believable: the op was removed. */
-#define NB_MAX_ITERS 9.2e18
 
 uint64_t nb_logic_target(const nb_config *cfg, uint64_t resolution_ns)
 {
@@ -64,8 +62,10 @@ static uint64_t now(const nb_bench *b)
  * (nanobench.h), even where some were kept before it came to this. */
 static void overflow(nb_bench *b)
 {
-    b->logic.result->overflow = 1;
-    b->logic.result->count = 0;
+    if (b->logic.result) {   /* none while nb_compare calibrates */
+        b->logic.result->overflow = 1;
+        b->logic.result->count = 0;
+    }
     b->logic.state = NB_ST_DONE;
     b->logic.n = 0;
 }
@@ -260,6 +260,18 @@ static void add(nb_bench *b, uint64_t elapsed)
     case NB_ST_FIXED:
         keep(b, elapsed);
         break;
+    case NB_ST_CMP_CALIBRATE:
+        /* nb_compare's calibration: the same growth as a run's, ended by the
+         * first epoch long enough to time an iteration (observe) */
+        observe(L, elapsed);
+        if (elapsed != 0 && elapsed * 10 >= L->target)
+            L->state = NB_ST_COMPARE;
+        else
+            grow(b, elapsed);
+        return;
+    case NB_ST_CMP_MEASURE:
+        keep(b, elapsed);
+        return;
     case NB_ST_MEASURE:
         observe(L, elapsed);
         if (elapsed >= L->target - L->target / 3) {
@@ -286,6 +298,51 @@ static void add(nb_bench *b, uint64_t elapsed)
         L->state = NB_ST_DONE;
         L->n = 0;
     }
+}
+
+void nb_logic_compare_begin(nb_bench *b, uint64_t resolution_ns)
+{
+    nb_logic *L = &b->logic;
+    L->state = NB_ST_COMPARE;
+    L->result = NULL;
+    L->probing = 0;
+    L->ghz = 0;
+    L->provisional = 0;
+    L->resolution = resolution_ns;
+    L->target = nb_logic_target(&b->cfg, resolution_ns);
+}
+
+uint64_t nb_logic_calibrate_begin(nb_bench *b)
+{
+    nb_logic *L = &b->logic;
+    L->state = NB_ST_CMP_CALIBRATE;
+    L->fastest = 0;
+    L->n = b->cfg.min_epoch_iterations ? b->cfg.min_epoch_iterations : 1;
+    return L->n;
+}
+
+double nb_logic_calibrated(nb_bench *b)
+{
+    nb_logic *L = &b->logic;
+    double per = L->fastest;
+    if (!(per > 0))   /* no epoch lasted a tenth of the target: a clock that did not move */
+        per = (double)L->target / (double)(L->n ? L->n : 1);
+    L->state = NB_ST_COMPARE;
+    return per;
+}
+
+void nb_logic_measure_into(nb_bench *b, nb_result *r, uint64_t iters)
+{
+    b->logic.state = NB_ST_CMP_MEASURE;
+    b->logic.result = r;
+    b->logic.n = iters;
+}
+
+void nb_logic_compare_end(nb_bench *b)
+{
+    b->logic.state = NB_ST_IDLE;
+    b->logic.result = NULL;
+    b->logic.n = 0;
 }
 
 nb_bench *nb_drive(nb_bench *b, nb_epoch_driver next, void *ctx)
