@@ -27,6 +27,7 @@ comparison nb_comparison
 comparison-table nb_compare_table
 compare nb_compare
 report nb_render nb_templates nb_bigo
+hooks nb_test_hooks
 EOF
 
 # "object layer-index" for every listed object.

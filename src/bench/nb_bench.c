@@ -342,19 +342,6 @@ nb_bench *nb_setup(nb_bench *b, void (*setup)(void *arg), void *arg)
     return b;
 }
 
-void nb_test_set_clock(nb_bench *b, nb_clock_fn fn, void *ctx, uint64_t resolution_ns)
-{
-    b->clock = fn;
-    b->clock_ctx = ctx;
-    b->resolution_ns = resolution_ns;
-}
-
-void nb_test_set_probe(nb_bench *b, double (*fn)(void *ctx), void *ctx)
-{
-    b->probe = fn;
-    b->probe_ctx = ctx;
-}
-
 /* The asm-less fallback of nb_do_not_optimize_away: an external call whose
  * body the optimizer of the caller cannot see. */
 void nb_do_not_optimize_sink(const volatile void *p)

@@ -359,19 +359,25 @@ nb_bench *nb_drive(nb_bench *b, nb_epoch_driver next, void *ctx)
  * probe, as only the logic's bookkeeping (or a short setup) ran in between. */
 #define NB_PROBE_REUSE_NS 100000
 
+/* No core runs faster (nanobench.h, nb_result_implausible): a probe that
+ * reads more was preempted in its short chain, which shrank the difference it
+ * divides by. */
+#define NB_PROBE_MAX_GHZ (NB_MAX_CLOCK_HZ * 1e-9)
+
 /* Probes the core's clock (the test hook's probe, or the real one) and
  * remembers the reading and when it was taken; 0 when there is none. A probe
- * that failed (preempted in its short chain, so that it read no difference)
- * is tried again, twice at most; when all three fail there is no clock to
- * probe (an architecture without the chain), and probing stops for the run. */
+ * that failed (preempted in its short chain, so that it read no difference or
+ * a clock faster than any core's) is tried again, twice at most; when all
+ * three fail there is no clock to probe (an architecture without the chain),
+ * and probing stops for the run. */
 static double probe(nb_bench *b)
 {
     nb_logic *L = &b->logic;
     double g = 0;
     int tries;
-    for (tries = 0; tries < 3 && !(g > 0 && g < 1e6); ++tries) /* !(...): NaN too */
+    for (tries = 0; tries < 3 && !(g > 0 && g <= NB_PROBE_MAX_GHZ); ++tries) /* NaN too */
         g = b->probe ? b->probe(b->probe_ctx) : nb_freq_probe_ghz();
-    L->ghz_last = g > 0 && g < 1e6 ? g : 0;
+    L->ghz_last = g > 0 && g <= NB_PROBE_MAX_GHZ ? g : 0;
     L->ghz_last_at = now(b);
     if (L->ghz_last == 0)
         L->probing = 0;
