@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/splitmix64.h"
 
 /* Items, and per item its ancestors and descendants (each including the item) as bit sets of
  * cw 64-bit words, item i's at words [i * cw, i * cw + cw). Dependencies are kept only as
@@ -63,18 +64,10 @@ typedef struct {
     int bufsize;
 } cl_rng;
 
-static uint64_t cl_splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static void cl_rng_seed(cl_rng *r, uint64_t seed)
 {
-    r->s0 = cl_splitmix(&seed);
-    r->s1 = cl_splitmix(&seed);
+    r->s0 = splitmix64_next(&seed);
+    r->s1 = splitmix64_next(&seed);
     r->buf = 0;
     r->bufsize = 0;
 }
