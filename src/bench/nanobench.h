@@ -480,6 +480,47 @@ int nb_stats_paired(const double *base, const double *other, size_t n, size_t fa
 int nb_stats_unpaired(const double *base, size_t nb, const double *other, size_t no,
                       size_t family, double confidence, nb_ratio *out);
 
+/* ---- Markdown tables (nb_markdown.c) ---- */
+
+/* The writer behind every table the harness prints, for programs that print
+ * tables of their own in the same style (doc/harness.md "Markdown tables").
+ * A row is cells: '|', lead spaces, the text padded to width on the side
+ * align says, one space; the open column (width 0, the last one) is '|', lead
+ * spaces and the text, unpadded. The rule under the header is as wide as each
+ * cell, with ':' on the aligned side ("|-----:|", "|:-----|"; none for
+ * NB_ALIGN_NONE). Every text is escaped: '|' becomes "\|" (GFM splits cells
+ * on it even inside code) and a line break a space, so no text leaves its
+ * cell; widths count escaped bytes. A text longer than its width is written
+ * whole. Each function returns 0, or -1 when out (or a needed argument) is
+ * NULL or the stream's error flag is set after writing (ferror); nothing is
+ * flushed. */
+typedef enum { NB_ALIGN_RIGHT, NB_ALIGN_LEFT, NB_ALIGN_NONE } nb_align;
+typedef struct {
+    const char *header;   /* the header cell's text (NULL: "") */
+    int width;            /* the text's width; 0: the open last column */
+    nb_align align;
+    int lead;             /* spaces after the '|' (nanobench's tables: 0; the name column: 1) */
+} nb_column;
+
+/* The header line (each column's header as a cell) and the rule under it. */
+int nb_markdown_header(FILE *out, const nb_column *cols, size_t n);
+/* The rule line alone (after a header line written cell by cell). */
+int nb_markdown_rule(FILE *out, const nb_column *cols, size_t n);
+/* One row: cells[i] in column i (NULL: empty), then a newline. */
+int nb_markdown_row(FILE *out, const nb_column *cols, size_t n, const char *const cells[]);
+/* One cell, for rows written piece by piece: padded as col says, no newline.
+ * After an open column's cell, more of its text may follow (nb_markdown_text,
+ * nb_markdown_code) before the caller's newline. */
+int nb_markdown_cell(FILE *out, const nb_column *col, const char *text);
+/* text escaped, unpadded (NULL: nothing). */
+int nb_markdown_text(FILE *out, const char *text);
+/* text as a code span: delimited by one backtick more than its longest run
+ * of backticks, a space inside each delimiter where it starts or ends with
+ * one; escaped as above. */
+int nb_markdown_code(FILE *out, const char *text);
+/* The width text takes in a cell once escaped (0 for NULL). */
+size_t nb_markdown_width(const char *text);
+
 /* ---- Rng, complexity, templates (nb_rng.c, nb_bigo.c, nb_render.c) ---- */
 
 /* Rng: nanobench's RomuDuoJr. */
