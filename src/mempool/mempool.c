@@ -1007,6 +1007,34 @@ int mempool_ancestors(mempool *p, const unsigned char txid[32], const mempool_tx
     return 0;
 }
 
+int mempool_parents(const mempool *p, const unsigned char txid[32], const mempool_tx **out,
+                    size_t cap, size_t *count) {
+    uint32_t x = find_txid(p, txid, hash_txid(p, txid)), i;
+    if (x == NONE) {
+        *count = 0;
+        return -1;
+    }
+    for (i = 0; i < p->par[x].n && i < cap; i++) {
+        out[i] = p->e[p->par[x].v[2 * i]].tx;
+    }
+    *count = p->par[x].n;
+    return 0;
+}
+
+int mempool_children(const mempool *p, const unsigned char txid[32], const mempool_tx **out,
+                     size_t cap, size_t *count) {
+    uint32_t x = find_txid(p, txid, hash_txid(p, txid)), i;
+    if (x == NONE) {
+        *count = 0;
+        return -1;
+    }
+    for (i = 0; i < p->chi[x].n && i < cap; i++) {
+        out[i] = p->e[p->chi[x].v[i]].tx;
+    }
+    *count = p->chi[x].n;
+    return 0;
+}
+
 size_t mempool_count(const mempool *p) {
     return p->count;
 }
