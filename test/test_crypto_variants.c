@@ -42,6 +42,7 @@
 
 #include "check.h"
 #include "crypto/chacha20.h"
+#include "crypto/chacha20poly1305.h"
 #include "crypto/cpuid.h"
 #include "crypto/dispatch.h"
 #include "crypto/impl.h"
@@ -881,6 +882,26 @@ static size_t run_poly1305(unsigned char *out)
     return at + 16;
 }
 
+/* Each message encrypted (and decrypted back) under its own first 32 bytes, the next
+ * message's first bytes as additional data. */
+static size_t run_chacha20poly1305(unsigned char *out)
+{
+    size_t at = 0;
+    for (int i = 0; i < NMSG; i++) {
+        chacha20poly1305_ctx c;
+        unsigned char nonce[12] = {(unsigned char)i};
+        size_t l = msg_len[i];
+        chacha20poly1305_init(&c, msgs[i]);
+        chacha20poly1305_encrypt(&c, nonce, msgs[(i + 1) % NMSG], (size_t)i, msgs[i], l,
+                                 out + at);
+        if (chacha20poly1305_decrypt(&c, nonce, msgs[(i + 1) % NMSG], (size_t)i, out + at, l,
+                                     out + at + l + 16) != 0)
+            memset(out + at + l + 16, 0, l);
+        at += 2 * l + 16;
+    }
+    return at;
+}
+
 typedef struct {
     const char *family;
     size_t (*run)(unsigned char *out);
@@ -893,6 +914,7 @@ static const set_check set_checks[] = {
     {"chacha20", run_chacha20},
     {"sha3_256", run_sha3_256},
     {"poly1305", run_poly1305},
+    {"chacha20poly1305", run_chacha20poly1305},
 };
 
 static void test_set(const crypto_variant_set *s)
@@ -979,6 +1001,8 @@ static void test_wrappers(void)
         {"sha512", sha512_impl_list, sha512_impl_force, sha512_impl_current},
         {"chacha20", chacha20_impl_list, chacha20_impl_force, chacha20_impl_current},
         {"poly1305", poly1305_impl_list, poly1305_impl_force, poly1305_impl_current},
+        {"chacha20poly1305", chacha20poly1305_impl_list, chacha20poly1305_impl_force,
+         chacha20poly1305_impl_current},
     };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
         const crypto_variant_set *s = crypto_variant_set_find(w[i].family);
