@@ -9,7 +9,7 @@
 #                              fastrandom_, the CPUID module's cpu_features_, the variant
 #                              sets' crypto_variant_ and crypto_autodetect, and the third
 #                              wave's poly1305_ chacha20poly1305_ fschacha20poly1305_
-#                              muhash3072_ insecurerandom_
+#                              muhash3072_ num3072_ insecurerandom_ fastrandom2_
 #   libbitcoin_util, _alloc:   bb_ (allocation wrapper), stream_ (the byte stream)
 #   libbitcoin_mempool:        mempool_
 #   libbitcoin_cluster:        cluster_
@@ -24,6 +24,7 @@ fi
 crypto='sha1_ sha256_ sha512_ sha3_ ripemd160_ siphash_ chacha20_ fastrandom_ cpu_features_'
 crypto="$crypto crypto_variant_ crypto_autodetect"
 crypto="$crypto poly1305_ chacha20poly1305_ fschacha20poly1305_ muhash3072_ insecurerandom_"
+crypto="$crypto num3072_ fastrandom2_"
 util='bb_ stream_'
 all="nb_ bb_ $crypto stream_ mempool_ prevector_ bench_"
 

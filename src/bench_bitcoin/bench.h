@@ -67,7 +67,10 @@
     X(chacha) \
     X(prevector) \
     X(mempool_stress) \
-    X(mempool_eviction)
+    X(mempool_eviction) \
+    X(mempool_ephemeral) \
+    X(rpc_mempool) \
+    X(cluster_linearize)
 
 /* Core's priority levels (-priority-level), as bits; 0 in a bench_def means high. */
 typedef enum {
@@ -103,10 +106,13 @@ struct bench_def {
     const bench_pin *pins;       /* Core's pinned rows, ended by {NULL, NULL}; NULL: none */
     const bench_def *openssl;    /* the same work through OpenSSL (no name, family or pins
                                   * of its own; same batch and unit); NULL: none */
+    size_t epochs;               /* > 0: at most this many epochs (for an op slower than an
+                                  * epoch's share of -min-time, which then sets nothing);
+                                  * 0: the runner's */
 };
 
 /* Ends a bench_defs_<area> table. */
-#define BENCH_DEFS_END {NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, NULL}
+#define BENCH_DEFS_END {NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, 0}
 
 /* Declares every area's table: extern const bench_def bench_defs_crypto_hash[]; ... */
 #define BENCH_DECLARE_AREA(area) extern const bench_def bench_defs_##area[];

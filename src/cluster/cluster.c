@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "crypto/random.h"
 #include "util/alloc.h"
 
 /* Items, and per item its ancestors and descendants (each including the item) as bit sets of
@@ -16,10 +17,18 @@ struct cluster_graph {
     uint64_t *anc, *desc;
 };
 
+/* Fee rates compared by cross-multiplying: fee up to 2^51 times size up to 2^31 needs 83
+ * bits. cl_gt and cl_lt are what the hot loops ask (one 128-bit comparison each, where a
+ * three-way result tested against 0 costs two); cl_cmp is the three-way one. */
 #ifdef __SIZEOF_INT128__
 __extension__ typedef __int128 cl_i128;
 
-int cluster_feerate_cmp(cluster_feefrac a, cluster_feefrac b)
+static inline int cl_gt(cluster_feefrac a, cluster_feefrac b)
+{
+    return (cl_i128)a.fee * b.size > (cl_i128)b.fee * a.size;
+}
+
+static inline int cl_cmp(cluster_feefrac a, cluster_feefrac b)
 {
     cl_i128 x = (cl_i128)a.fee * b.size, y = (cl_i128)b.fee * a.size;
     return (x > y) - (x < y);
@@ -33,7 +42,7 @@ static void cl_mul(int64_t a, int32_t b, int64_t *hi, uint32_t *lo)
     *lo = (uint32_t)low;
 }
 
-int cluster_feerate_cmp(cluster_feefrac a, cluster_feefrac b)
+static inline int cl_cmp(cluster_feefrac a, cluster_feefrac b)
 {
     int64_t h1, h2;
     uint32_t l1, l2;
@@ -43,88 +52,45 @@ int cluster_feerate_cmp(cluster_feefrac a, cluster_feefrac b)
         return h1 < h2 ? -1 : 1;
     return (l1 > l2) - (l1 < l2);
 }
+
+static inline int cl_gt(cluster_feefrac a, cluster_feefrac b)
+{
+    return cl_cmp(a, b) > 0;
+}
 #endif
 
-/* Bits set in v: the classic SWAR count, which unlike __builtin_popcountll needs no POPCNT
- * instruction (nor a library call without one). */
+static inline int cl_lt(cluster_feefrac a, cluster_feefrac b)
+{
+    return cl_gt(b, a);
+}
+
+int cluster_feerate_cmp(cluster_feefrac a, cluster_feefrac b)
+{
+    return cl_cmp(a, b);
+}
+
+/* Bits set in v: the POPCNT instruction where the compiler may use it (-mpopcnt, or a
+ * -march that has it), else the classic SWAR count, which needs neither the instruction nor
+ * a library call. */
 static inline unsigned cl_popcount(uint64_t v)
 {
+#ifdef __POPCNT__
+    return (unsigned)__builtin_popcountll(v);
+#endif
     v -= (v >> 1) & UINT64_C(0x5555555555555555);
     v = (v & UINT64_C(0x3333333333333333)) + ((v >> 2) & UINT64_C(0x3333333333333333));
     v = (v + (v >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
     return (unsigned)((v * UINT64_C(0x0101010101010101)) >> 56);
 }
 
-/* ---- Core's InsecureRandomContext (xoroshiro128++ seeded by SplitMix64) with its bit
- * buffer, so that a seed gives the choices Core's Linearize makes ---------------------------- */
-
-typedef struct {
-    uint64_t s0, s1, buf;
-    int bufsize;
-} cl_rng;
-
-static uint64_t cl_splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-static void cl_rng_seed(cl_rng *r, uint64_t seed)
-{
-    r->s0 = cl_splitmix(&seed);
-    r->s1 = cl_splitmix(&seed);
-    r->buf = 0;
-    r->bufsize = 0;
-}
-
-static inline uint64_t cl_rotl(uint64_t v, int k)
-{
-    return (v << k) | (v >> (64 - k));
-}
-
-static inline uint64_t cl_rng_64(cl_rng *r)
-{
-    uint64_t s0 = r->s0, s1 = r->s1, out = cl_rotl(s0 + s1, 17) + s0;
-    s1 ^= s0;
-    r->s0 = cl_rotl(s0, 49) ^ s1 ^ (s1 << 21);
-    r->s1 = cl_rotl(s1, 28);
-    return out;
-}
-
-/* bits (0 to 63) random bits, taken from the buffer of a 64-bit draw first. */
-static inline uint64_t cl_rng_bits(cl_rng *r, int bits)
-{
-    uint64_t v;
-    if (bits <= r->bufsize) {
-        v = r->buf;
-        r->buf >>= bits;
-        r->bufsize -= bits;
-    } else {
-        uint64_t gen = cl_rng_64(r);
-        v = (gen << r->bufsize) | r->buf;
-        r->buf = gen >> (bits - r->bufsize);
-        r->bufsize = 64 + r->bufsize - bits;
-    }
-    return v & (((uint64_t)1 << bits) - 1);
-}
-
-/* Uniform in [0, range), range >= 1: the bits max needs, redrawn until in range. */
-static inline uint64_t cl_rng_range(cl_rng *r, uint64_t range)
-{
-    uint64_t max = range - 1, v;
-    int bits = max ? 64 - __builtin_clzll(max) : 0;
-    do {
-        v = cl_rng_bits(r, bits);
-    } while (v > max);
-    return v;
-}
-
-static inline unsigned cl_rng_bool(cl_rng *r)
-{
-    return (unsigned)cl_rng_bits(r, 1);
-}
+/* Core's InsecureRandomContext (crypto/random.h): the generator SFL draws its choices from,
+ * under the names the algorithms use. */
+typedef insecurerandom_ctx cl_rng;
+#define cl_rng_seed insecurerandom_init
+#define cl_rng_64 insecurerandom_rand64
+#define cl_rng_bits insecurerandom_randbits
+#define cl_rng_range insecurerandom_randrange
+#define cl_rng_bool(r) ((unsigned)insecurerandom_randbool(r))
 
 /* ---- the algorithms, once per set width --------------------------------------------------- */
 
@@ -335,7 +301,7 @@ size_t cluster_chunk(const cluster_graph *g, const unsigned *lin, cluster_feefra
     unsigned i;
     for (i = 0; g != NULL && i < g->n; i++) {
         cluster_feefrac c = g->fr[lin[i]];
-        while (n > 0 && cluster_feerate_cmp(c, chunks[n - 1]) > 0) {
+        while (n > 0 && cl_gt(c, chunks[n - 1])) {
             c.fee += chunks[n - 1].fee;
             c.size += chunks[n - 1].size;
             n--;
