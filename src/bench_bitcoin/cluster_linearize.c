@@ -132,21 +132,10 @@ typedef struct {
 static int lin_setup(lin_ctx *c, const char *name, const char *const *hex, size_t index,
                      const char *sizes, uint64_t cost)
 {
-    unsigned char buf[2048];
-    const char *h = hex[index];
-    size_t len = strlen(h) / 2, i;
     char have[32];
-    if (len > sizeof(buf))
-        return -1;
-    for (i = 0; i < len; i++) {
-        unsigned v;
-        if (sscanf(h + 2 * i, "%2x", &v) != 1)
-            return -1;
-        buf[i] = (unsigned char)v;
-    }
     c->name = name;
     c->total_cost = cost;
-    if ((c->g = cluster_graph_deserialize(buf, len, 64, NULL)) == NULL)
+    if ((c->g = cluster_recorded_graph(hex[index])) == NULL)
         return -1;
     snprintf(have, sizeof(have), "_%utx_%udep", cluster_graph_count(c->g),
              cluster_graph_dependency_count(c->g));
