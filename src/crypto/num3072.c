@@ -207,8 +207,9 @@ static void reduce_wide(uint64_t *r, const uint64_t *t)
     carry = mac(top, C, r[0], 0, &r[0]);
     for (i = 1; i < LIMBS; i++)
         carry = addc(r[i], 0, carry, &r[i]);
-    /* A carry here leaves r below 2^43, so one more fold cannot carry. */
-    carry = mac(carry, C, r[0], 0, &r[0]);
+    /* A carry here leaves r below 2^43, so one more fold cannot carry. As a mask, not
+     * carry * C: knowing carry is 0 or 1, compilers make that product a branch. */
+    carry = addc(r[0], C & (0 - carry), 0, &r[0]);
     for (i = 1; i < LIMBS; i++)
         carry = addc(r[i], 0, carry, &r[i]);
 }
