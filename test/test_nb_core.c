@@ -325,6 +325,91 @@ static void test_fixed_and_warmup(void)
     nb_bench_free(b);
 }
 
+/* nb_run_n: op_n is called once per epoch with the iteration count nb_run
+ * would run, on the same fake clock: every epoch's count (seen by the
+ * per-epoch setup, which runs before each epoch in both) is the same, and so
+ * is the result. */
+typedef struct {
+    fake f;
+    uint64_t counts[256];  /* iterations per epoch, in the order run */
+    size_t epochs;
+    size_t op_n_calls;
+} epoch_log;
+
+static void log_setup(void *arg)
+{
+    epoch_log *l = arg;
+    if (l->epochs < 256)
+        l->counts[l->epochs] = 0;
+    l->epochs++;
+}
+
+static void log_op(void *arg)
+{
+    epoch_log *l = arg;
+    fake_op(&l->f);
+    if (l->epochs && l->epochs <= 256)
+        l->counts[l->epochs - 1]++;
+}
+
+NB_OP_N(log_op_n, log_op)
+
+static void log_op_n_counted(void *arg, uint64_t iters)
+{
+    ((epoch_log *)arg)->op_n_calls++;
+    log_op_n(arg, iters);
+}
+
+static void test_run_n(void)
+{
+    static const struct { uint64_t first, cost, warmup, fixed; size_t epochs; } cases[] = {
+        { 10, 10, 0, 0, 11 }, { 5000000, 10, 0, 0, 5 }, { 10, 3, 100, 0, 7 },
+        { 10, 10, 0, 7, 3 }, { 10, 10, 5, 7, 3 }, { 2000000, 2000000, 0, 0, 4 },
+    };
+    size_t k, e;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        static epoch_log a, b2;
+        nb_bench *ba, *bb;
+        const nb_result *ra, *rb;
+        memset(&a, 0, sizeof a);
+        memset(&b2, 0, sizeof b2);
+        a.f.first_cost = b2.f.first_cost = cases[k].first;
+        a.f.cost = b2.f.cost = cases[k].cost;
+        ba = fake_bench(&a.f);
+        bb = fake_bench(&b2.f);
+        if (!CHECK(ba != NULL && bb != NULL)) {
+            nb_bench_free(ba);
+            nb_bench_free(bb);
+            return;
+        }
+        nb_epoch_iterations(nb_warmup(nb_epochs(ba, cases[k].epochs), cases[k].warmup),
+                            cases[k].fixed);
+        nb_epoch_iterations(nb_warmup(nb_epochs(bb, cases[k].epochs), cases[k].warmup),
+                            cases[k].fixed);
+        nb_run(nb_setup(ba, log_setup, &a), log_op, &a);
+        nb_run_n(nb_setup(bb, log_setup, &b2), log_op_n_counted, &b2);
+        CHECKF(a.epochs == b2.epochs && a.epochs > 0 && a.epochs <= 256,
+               "case %zu: %zu epochs, %zu", k, a.epochs, b2.epochs);
+        CHECK(b2.op_n_calls == b2.epochs);
+        for (e = 0; e < a.epochs && e < b2.epochs && e < 256; ++e)
+            CHECKF(a.counts[e] == b2.counts[e] && a.counts[e] > 0,
+                   "case %zu epoch %zu: %llu, %llu", k, e, (unsigned long long)a.counts[e],
+                   (unsigned long long)b2.counts[e]);
+        CHECK(a.f.calls == b2.f.calls && a.f.t == b2.f.t);
+        ra = nb_result_at(ba, 0);
+        rb = nb_result_at(bb, 0);
+        CHECK(nb_result_epoch_count(ra) == cases[k].epochs);
+        CHECK(nb_result_epoch_count(ra) == nb_result_epoch_count(rb));
+        for (e = 0; e < nb_result_epoch_count(ra); ++e) {
+            CHECK(nb_result_epoch(ra, NB_ITERATIONS, e) == nb_result_epoch(rb, NB_ITERATIONS, e));
+            CHECK(nb_result_epoch(ra, NB_ELAPSED, e) == nb_result_epoch(rb, NB_ELAPSED, e));
+        }
+        CHECK(nb_get_error(ba) == 0 && nb_get_error(bb) == 0);
+        nb_bench_free(ba);
+        nb_bench_free(bb);
+    }
+}
+
 /* nb_drive: the driver sees every epoch (its iterations and fake-clock time) and chooses the
  * next count; 0 ends the run; no warm-up or calibration runs; nothing is kept; one run only. */
 typedef struct {
@@ -2691,6 +2776,7 @@ int main(int argc, char **argv)
     test_noise_unbiased();
     test_noise_symmetric();
     test_fixed_and_warmup();
+    test_run_n();
     test_drive();
     test_overflow();
     test_overflow_after_kept_epochs();

@@ -214,6 +214,31 @@ void     nb_impl_finish(nb_bench *b);
 #define NB_CALLER_OPTIMIZED 0
 #endif
 
+/* The one epoch loop of nb_run and nb_run_n (internal: call those). Exactly
+ * one of op and op_n is set; both are constants at every call site, so the
+ * branch folds away and op inlines into the loop. */
+static inline NB_ALWAYS_INLINE nb_bench *nb_impl_run(nb_bench *b, void (*op)(void *arg),
+                                                     void (*op_n)(void *arg, uint64_t iters),
+                                                     void *arg, int optimized)
+{
+    uint64_t n;
+    if (nb_impl_start(b, optimized) != 0)
+        return b;
+    while ((n = nb_impl_next(b)) != 0) {
+        nb_impl_epoch_begin(b);
+        if (op_n) {
+            op_n(arg, n);
+        } else {
+            uint64_t i;
+            for (i = 0; i < n; ++i)
+                op(arg);
+        }
+        nb_impl_epoch_end(b);
+    }
+    nb_impl_finish(b);
+    return b;
+}
+
 /* Measures op(arg) under the name set by nb_name, adds one result, prints
  * its row to the output. op must be safe to call any number of times.
  * When op is a function the compiler can see, it inlines into the loop.
@@ -221,19 +246,33 @@ void     nb_impl_finish(nb_bench *b);
  * nb_get_error to -1 (the outer run goes on and keeps its result). */
 static inline NB_ALWAYS_INLINE nb_bench *nb_run(nb_bench *b, void (*op)(void *arg), void *arg)
 {
-    uint64_t n;
-    if (nb_impl_start(b, NB_CALLER_OPTIMIZED) != 0)
-        return b;
-    while ((n = nb_impl_next(b)) != 0) {
-        uint64_t i;
-        nb_impl_epoch_begin(b);
-        for (i = 0; i < n; ++i)
-            op(arg);
-        nb_impl_epoch_end(b);
-    }
-    nb_impl_finish(b);
-    return b;
+    return nb_impl_run(b, op, NULL, arg, NB_CALLER_OPTIMIZED);
 }
+
+/* nb_run for an op that runs an epoch's iterations itself: op_n(arg, iters)
+ * must do iters iterations (iters >= 1) and is called once per epoch, with
+ * the iteration counts nb_run would run. For an op that is reached through a
+ * pointer (a table of benchmarks, nb_compare's alternatives), where nb_run
+ * would pay one indirect call per iteration: op_n's own loop, written beside
+ * the op, lets the op inline there. NB_OP_N writes that loop. */
+static inline NB_ALWAYS_INLINE nb_bench *nb_run_n(nb_bench *b,
+                                                  void (*op_n)(void *arg, uint64_t iters),
+                                                  void *arg)
+{
+    return nb_impl_run(b, NULL, op_n, arg, NB_CALLER_OPTIMIZED);
+}
+
+/* NB_OP_N(name, op) defines `static void name(void *arg, uint64_t iters)`
+ * that calls op(arg) iters times, op inlined where the compiler sees it:
+ * `static void hash(void *arg) {...} NB_OP_N(hash_n, hash)`, then
+ * nb_run_n(b, hash_n, &ctx) or {"hash", NULL, &ctx, hash_n} in nb_compare. */
+#define NB_OP_N(name, op)                                     \
+    static void name(void *nb_op_arg_, uint64_t nb_op_iters_) \
+    {                                                         \
+        uint64_t nb_op_i_;                                    \
+        for (nb_op_i_ = 0; nb_op_i_ < nb_op_iters_; ++nb_op_i_) \
+            op(nb_op_arg_);                                   \
+    }
 
 /* nb_do_not_optimize_away(x): the compiler must compute x (a statement).
  * x may be any expression: a scalar, a struct, a bit-field, or an array,
@@ -440,6 +479,47 @@ int nb_stats_paired(const double *base, const double *other, size_t n, size_t fa
  * independent and that their log costs differ by a shift. */
 int nb_stats_unpaired(const double *base, size_t nb, const double *other, size_t no,
                       size_t family, double confidence, nb_ratio *out);
+
+/* ---- Markdown tables (nb_markdown.c) ---- */
+
+/* The writer behind every table the harness prints, for programs that print
+ * tables of their own in the same style (doc/harness.md "Markdown tables").
+ * A row is cells: '|', lead spaces, the text padded to width on the side
+ * align says, one space; the open column (width 0, the last one) is '|', lead
+ * spaces and the text, unpadded. The rule under the header is as wide as each
+ * cell, with ':' on the aligned side ("|-----:|", "|:-----|"; none for
+ * NB_ALIGN_NONE). Every text is escaped: '|' becomes "\|" (GFM splits cells
+ * on it even inside code) and a line break a space, so no text leaves its
+ * cell; widths count escaped bytes. A text longer than its width is written
+ * whole. Each function returns 0, or -1 when out (or a needed argument) is
+ * NULL or the stream's error flag is set after writing (ferror); nothing is
+ * flushed. */
+typedef enum { NB_ALIGN_RIGHT, NB_ALIGN_LEFT, NB_ALIGN_NONE } nb_align;
+typedef struct {
+    const char *header;   /* the header cell's text (NULL: "") */
+    int width;            /* the text's width; 0: the open last column */
+    nb_align align;
+    int lead;             /* spaces after the '|' (nanobench's tables: 0; the name column: 1) */
+} nb_column;
+
+/* The header line (each column's header as a cell) and the rule under it. */
+int nb_markdown_header(FILE *out, const nb_column *cols, size_t n);
+/* The rule line alone (after a header line written cell by cell). */
+int nb_markdown_rule(FILE *out, const nb_column *cols, size_t n);
+/* One row: cells[i] in column i (NULL: empty), then a newline. */
+int nb_markdown_row(FILE *out, const nb_column *cols, size_t n, const char *const cells[]);
+/* One cell, for rows written piece by piece: padded as col says, no newline.
+ * After an open column's cell, more of its text may follow (nb_markdown_text,
+ * nb_markdown_code) before the caller's newline. */
+int nb_markdown_cell(FILE *out, const nb_column *col, const char *text);
+/* text escaped, unpadded (NULL: nothing). */
+int nb_markdown_text(FILE *out, const char *text);
+/* text as a code span: delimited by one backtick more than its longest run
+ * of backticks, a space inside each delimiter where it starts or ends with
+ * one; escaped as above. */
+int nb_markdown_code(FILE *out, const char *text);
+/* The width text takes in a cell once escaped (0 for NULL). */
+size_t nb_markdown_width(const char *text);
 
 /* ---- Rng, complexity, templates (nb_rng.c, nb_bigo.c, nb_render.c) ---- */
 

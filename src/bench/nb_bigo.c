@@ -187,22 +187,28 @@ size_t nb_bigo_fit(const double *n, const double *t, size_t count, nb_bigo *out,
 
 int nb_bigo_print(FILE *out, const nb_bigo *fits, size_t count)
 {
+    static const nb_column cols[3] = {
+        { "coefficient", 14, NB_ALIGN_RIGHT, 0 }, { "err%", 7, NB_ALIGN_RIGHT, 0 },
+        { "complexity", 0, NB_ALIGN_NONE, 1 },
+    };
     size_t i;
     if (!out || (!fits && count))
         return -1;
-    if (fputs("|   coefficient |   err% | complexity\n"
-              "|--------------:|-------:|------------\n", out) == EOF)
+    if (nb_markdown_header(out, cols, 3) != 0)
         return -1;
     for (i = 0; i < count; ++i) {
-        const char *name = fits[i].name ? fits[i].name : "";
-        char coef[48], err[NB_NUMBER_MAX] = "     -";   /* 1e300% has 300 digits */
-        snprintf(coef, sizeof coef, "%14g", fits[i].coefficient);
+        char coef[48], err[NB_NUMBER_MAX] = "-";   /* 1e300% has 300 digits */
+        const char *cells[3];
+        snprintf(coef, sizeof coef, "%g", fits[i].coefficient);
         nb_c_decimal_point(coef);
         if (!isnan(fits[i].normalized_rms)) {
-            snprintf(err, sizeof err, "%5.1f%%", fits[i].normalized_rms * 100.0);
+            snprintf(err, sizeof err, "%.1f%%", fits[i].normalized_rms * 100.0);
             nb_c_decimal_point(err);
         }
-        if (fprintf(out, "|%s |%7s | %s\n", coef, err, name) < 0)
+        cells[0] = coef;
+        cells[1] = err;
+        cells[2] = fits[i].name;
+        if (nb_markdown_row(out, cols, 3, cells) != 0)
             return -1;
     }
     /* The next results row on out starts a new table, header first. */

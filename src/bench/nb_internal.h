@@ -252,6 +252,11 @@ const char *nb_result_context_len(const nb_result *r, const char *key, size_t le
 double nb_stats_median(double *v, size_t n);
 double nb_stats_mdape(const double *v, size_t n, double median, double *scratch);
 
+/* ---- markdown (nb_markdown.c) ---- */
+/* nb_markdown_cell whose text is parts[0..n) written one after another (a
+ * header "ns/<unit>" of the user's unit, any length, with no copy). */
+int nb_md_cell_parts(FILE *out, const nb_column *col, const char *const *parts, size_t n);
+
 /* ---- output (nb_table.c) ---- */
 /* Formats v right-aligned in width with precision decimals and ',' as the
  * thousands separator (nanobench's Number); "-" for a non-finite v.

@@ -22,6 +22,7 @@
 
 #include "bench/nb_internal.h"
 #include "util/alloc.h"
+#include "util/splitmix64.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -46,11 +47,7 @@ uint64_t nb_logic_target(const nb_config *cfg, uint64_t resolution_ns)
  * and a fixed seed keeps runs (and the tests) reproducible. */
 static double uniform01(uint64_t *s)
 {
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    z ^= z >> 31;
-    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+    return (double)(splitmix64_next(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 uint64_t nb_logic_now(const nb_bench *b)

@@ -6,6 +6,7 @@
  * cryptographic one. The all-zero state is a fixed point (it yields zeros for
  * ever), which is why nb_rng_set_state refuses it. */
 #include "bench/nanobench.h"
+#include "util/splitmix64.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -19,16 +20,6 @@ static uint64_t rotl64(uint64_t v, unsigned k)
     return (v << k) | (v >> (64U - k));
 }
 
-/* One SplitMix64 step (Steele, Lea, Flood): advances *state by the golden
- * gamma and returns the mixed value. */
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 uint64_t nb_rng_next(nb_rng *r)
 {
     uint64_t out = r->x;
@@ -40,8 +31,8 @@ uint64_t nb_rng_next(nb_rng *r)
 void nb_rng_seed(nb_rng *r, uint64_t seed)
 {
     int i;
-    r->x = splitmix64(&seed);
-    r->y = splitmix64(&seed);
+    r->x = splitmix64_next(&seed);
+    r->y = splitmix64_next(&seed);
     /* The Romu paper's advice: discard a few outputs so that similar seeds
      * do not start with correlated values. */
     for (i = 0; i < 10; ++i)
@@ -66,13 +57,13 @@ void nb_rng_seed_random(nb_rng *r)
         clock_gettime(CLOCK_REALTIME, &ts);
         mix = (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
         mix ^= (uint64_t)(uintptr_t)r ^ ((uint64_t)getpid() << 32);
-        s[0] = splitmix64(&mix);
-        s[1] = splitmix64(&mix);
+        s[0] = splitmix64_next(&mix);
+        s[1] = splitmix64_next(&mix);
     }
     while (s[0] == 0 && s[1] == 0) {
         uint64_t mix = 1;
-        s[0] = splitmix64(&mix);
-        s[1] = splitmix64(&mix);
+        s[0] = splitmix64_next(&mix);
+        s[1] = splitmix64_next(&mix);
     }
     r->x = s[0];
     r->y = s[1];

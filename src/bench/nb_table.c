@@ -68,23 +68,29 @@ size_t nb_format_number(char *buf, size_t cap, int width, int precision, double 
     return pos;
 }
 
+/* A column of the result table: the writer's column (its text width is
+ * nanobench's column width less the '|' and the space after the text), the
+ * number's precision, and the header as three pieces kept as pointers (into
+ * r's settings or literals): a unit or time unit of any length is printed and
+ * compared whole. */
 typedef struct {
-    int width;
+    nb_column col;
     int precision;
-    const char *title[3];      /* the header cell: these three strings in a row */
+    const char *title[3];
     const char *suffix;
     double value;
-} nb_column;
+} res_column;
 
 #define NB_MAX_COLUMNS 12
 
-/* The title is t1 t2 t3, kept as pointers (into r's settings or literals):
- * a unit or time unit of any length is printed and compared whole. */
-static void add_col3(nb_column *c, size_t *n, int width, int precision, const char *t1,
+static void add_col3(res_column *c, size_t *n, int width, int precision, const char *t1,
                      const char *t2, const char *t3, const char *suffix, double value)
 {
-    nb_column *col = &c[(*n)++];
-    col->width = width;
+    res_column *col = &c[(*n)++];
+    col->col.header = NULL;
+    col->col.width = width - 2;
+    col->col.align = NB_ALIGN_RIGHT;
+    col->col.lead = 0;
     col->precision = precision;
     col->title[0] = t1;
     col->title[1] = t2;
@@ -93,7 +99,7 @@ static void add_col3(nb_column *c, size_t *n, int width, int precision, const ch
     col->value = value;
 }
 
-static void add_col(nb_column *c, size_t *n, int width, int precision, const char *t1,
+static void add_col(res_column *c, size_t *n, int width, int precision, const char *t1,
                     const char *t2, const char *suffix, double value)
 {
     add_col3(c, n, width, precision, t1, t2, "", suffix, value);
@@ -104,7 +110,7 @@ static double per_unit(const nb_result *r, nb_measure m)
     return nb_result_median(r, m) / r->cfg.batch;
 }
 
-static size_t columns(nb_column *c, const nb_result *r, const nb_result *first, unsigned mask)
+static size_t columns(res_column *c, const nb_result *r, const nb_result *first, unsigned mask)
 {
     size_t n = 0;
     const char *unit = r->cfg.unit;
@@ -221,62 +227,6 @@ static void row_written(FILE *out)
     bb_spin_unlock(&seen_lock);
 }
 
-/* Text fit for one markdown table cell: '|' escaped (GFM splits cells on it
- * even inside code), line breaks as spaces. */
-static int put_cell_text(FILE *out, const char *s)
-{
-    int ok = 1;
-    for (; *s; ++s) {
-        if (*s == '|')
-            ok &= fputs("\\|", out) != EOF;
-        else
-            ok &= fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out) != EOF;
-    }
-    return ok;
-}
-
-/* Length of s as put_cell_text writes it. */
-static size_t cell_text_len(const char *s)
-{
-    size_t n = 0;
-    for (; *s; ++s)
-        n += *s == '|' ? 2 : 1;
-    return n;
-}
-
-/* The name as a markdown code span: delimited by one backtick more than its
- * longest run of them, padded with spaces when it starts or ends with one
- * (CommonMark strips one space each side). */
-static int put_code(FILE *out, const char *name)
-{
-    size_t run = 0, longest = 0, len = strlen(name);
-    const char *p;
-    int pad, ok;
-    for (p = name; *p; ++p) {
-        run = *p == '`' ? run + 1 : 0;
-        if (run > longest)
-            longest = run;
-    }
-    pad = len && (name[0] == '`' || name[len - 1] == '`');
-    ok = 1;
-    for (run = 0; run <= longest; ++run)
-        ok &= fputc('`', out) != EOF;
-    if (pad)
-        ok &= fputc(' ', out) != EOF;
-    ok &= put_cell_text(out, name);
-    if (pad)
-        ok &= fputc(' ', out) != EOF;
-    for (run = 0; run <= longest; ++run)
-        ok &= fputc('`', out) != EOF;
-    return ok;
-}
-
-static void repeat(FILE *out, int c, size_t n)
-{
-    while (n--)
-        fputc(c, out);
-}
-
 /* Each row is flushed, so that a failed write is reported with the row that
  * hit it, not rows later (or never, on a stream nobody flushes). */
 static int end_row(FILE *out)
@@ -286,86 +236,85 @@ static int end_row(FILE *out)
     return rc;
 }
 
+/* The open last column: the title over the rows' names. */
+static nb_column name_column(const char *title)
+{
+    nb_column c = { NULL, 0, NB_ALIGN_LEFT, 1 };
+    c.header = title;
+    return c;
+}
+
 int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned mask,
                  int suppress_unstable)
 {
-    nb_column c[NB_MAX_COLUMNS];
+    res_column c[NB_MAX_COLUMNS];
+    nb_column cols[NB_MAX_COLUMNS + 1];
     size_t n = columns(c, r, first, mask), i;
     uint64_t hash = UINT64_C(14695981039346656037);
-    char num[NB_NUMBER_MAX];  /* a batch of 1e-300 makes a 300-digit ns/op */
+    char num[NB_NUMBER_MAX + 8];  /* a batch of 1e-300 makes a 300-digit ns/op */
     char why[200];
     double err;
-    for (i = 0; i < n; ++i)
+    for (i = 0; i < n; ++i) {
         hash = fnv1a("|", fnv1a(c[i].title[2], fnv1a(c[i].title[1],
                                                      fnv1a(c[i].title[0], hash))));
+        cols[i] = c[i].col;
+    }
     hash = fnv1a(r->cfg.title, hash);
+    cols[n] = name_column(r->cfg.title);
 
     if (need_header(out, hash)) {
         fputc('\n', out);
-        for (i = 0; i < n; ++i) {
-            /* right-aligned as "%*s" would, but escaped: a unit is the
-             * user's text too ("ns/<unit>", "<unit>/s") */
-            size_t tl = cell_text_len(c[i].title[0]) + cell_text_len(c[i].title[1])
-                        + cell_text_len(c[i].title[2]);
-            fputc('|', out);
-            if (tl < (size_t)c[i].width - 2)
-                repeat(out, ' ', (size_t)c[i].width - 2 - tl);
-            put_cell_text(out, c[i].title[0]);
-            put_cell_text(out, c[i].title[1]);
-            put_cell_text(out, c[i].title[2]);
-            fputc(' ', out);
-        }
-        fputs("| ", out);
-        put_cell_text(out, r->cfg.title);
+        for (i = 0; i < n; ++i)
+            nb_md_cell_parts(out, &cols[i], c[i].title, 3);
+        nb_markdown_cell(out, &cols[n], r->cfg.title);
         fputc('\n', out);
-        for (i = 0; i < n; ++i) {
-            fputc('|', out);
-            repeat(out, '-', (size_t)c[i].width - 2);
-            fputc(':', out);
-        }
-        fputs("|:", out);
-        repeat(out, '-', cell_text_len(r->cfg.title) + 1);
-        fputc('\n', out);
+        nb_markdown_rule(out, cols, n + 1);
     }
 
     if (r->overflow || r->count == 0) {
-        for (i = 0; i < n; ++i) {
-            fputc('|', out);
-            repeat(out, ' ', (size_t)c[i].width - 3);
-            fputs("- ", out);
-        }
-        fputs("| :boom: ", out);
-        put_code(out, r->cfg.name);
-        fputs(" (iterations overflow. Maybe your code got optimized away?)\n", out);
+        for (i = 0; i < n; ++i)
+            nb_markdown_cell(out, &cols[i], "-");
+        nb_markdown_cell(out, &cols[n], ":boom: ");
+        nb_markdown_code(out, r->cfg.name);
+        nb_markdown_text(out, " (iterations overflow. Maybe your code got optimized away?)");
+        fputc('\n', out);
         return end_row(out);
     }
 
     for (i = 0; i < n; ++i) {
         /* no value (a relative column whose first row has none): '-' alone */
-        const char *suffix = isfinite(c[i].value) ? c[i].suffix : "";
-        int w = c[i].width - 2 - (int)strlen(suffix);
-        nb_format_number(num, sizeof(num), w, c[i].precision, c[i].value);
-        fprintf(out, "|%s%s ", num, suffix);
+        size_t len = nb_format_number(num, NB_NUMBER_MAX, 0, c[i].precision, c[i].value);
+        if (isfinite(c[i].value))
+            snprintf(num + len, sizeof num - len, "%s", c[i].suffix);
+        nb_markdown_cell(out, &cols[i], num);
     }
-    fputs("| ", out);
+    nb_markdown_cell(out, &cols[n], "");
     err = nb_result_err(r, NB_ELAPSED);
     if (nb_result_implausible(r, why, sizeof why)) {
-        fputs(":warning: ", out);
-        put_code(out, r->cfg.name);
-        fprintf(out, " (implausible: %s)", why);
+        nb_markdown_text(out, ":warning: ");
+        nb_markdown_code(out, r->cfg.name);
+        nb_markdown_text(out, " (implausible: ");
+        nb_markdown_text(out, why);
+        nb_markdown_text(out, ")");
     } else if (err >= 0.05 && !suppress_unstable) {
         double avg = nb_result_sum(r, NB_ITERATIONS) / (double)r->count;
         double more = avg * 10 + 0.5;
-        fputs(":wavy_dash: ", out);
-        put_code(out, r->cfg.name);
+        nb_markdown_text(out, ":wavy_dash: ");
+        nb_markdown_code(out, r->cfg.name);
         nb_format_number(num, sizeof(num), 1, 1, avg);
-        if (r->cfg.advice && r->cfg.advice[0])
-            fprintf(out, " (Unstable with ~%s iters. %s)", num, r->cfg.advice);
-        else
-            fprintf(out, " (Unstable with ~%s iters. Increase `nb_min_epoch_iterations` to "
-                    "e.g. %llu)", num, more < 0x1p64 ? (unsigned long long)more : ULLONG_MAX);
+        nb_markdown_text(out, " (Unstable with ~");
+        nb_markdown_text(out, num);
+        nb_markdown_text(out, " iters. ");
+        if (r->cfg.advice && r->cfg.advice[0]) {
+            nb_markdown_text(out, r->cfg.advice);
+        } else {
+            snprintf(num, sizeof num, "Increase `nb_min_epoch_iterations` to e.g. %llu",
+                     more < 0x1p64 ? (unsigned long long)more : ULLONG_MAX);
+            nb_markdown_text(out, num);
+        }
+        nb_markdown_text(out, ")");
     } else {
-        put_code(out, r->cfg.name);
+        nb_markdown_code(out, r->cfg.name);
     }
     fputc('\n', out);
     return end_row(out);
@@ -385,54 +334,35 @@ static void percent(char *buf, size_t cap, double v)
         strcat(buf, "%");
 }
 
-/* A header cell right-aligned in width (whose text is the library's, no
- * escaping needed) or a value cell. */
-static void cell(FILE *out, int width, const char *text)
-{
-    fprintf(out, "|%*s ", width - 2, text);
-}
-
 int nb_table_comparison(FILE *out, const nb_comparison *c)
 {
-    static const int w_rel = 11, w_int = 22, w_time = 22, w_err = 10;
     const nb_result *base = nb_comparison_result(c, 0);
     size_t n = nb_comparison_count(c), i, f = nb_comparison_fastest(c);
-    char num[NB_NUMBER_MAX], a[64], b[64], head[NB_NUMBER_MAX];
+    char num[NB_NUMBER_MAX + 8], a[64], b[64], head[NB_NUMBER_MAX];
     double lo, hi, est;
     const char *unit = base->cfg.unit;
-    /* the header: relative | 95% interval | ns/unit | unit/s | err% | title */
+    /* relative | 95% interval | ns/unit | unit/s | err% | title */
+    nb_column cols[6] = {
+        { "relative", 9, NB_ALIGN_RIGHT, 0 }, { "95% interval", 20, NB_ALIGN_RIGHT, 0 },
+        { NULL, 20, NB_ALIGN_RIGHT, 0 }, { NULL, 20, NB_ALIGN_RIGHT, 0 },
+        { "err%", 8, NB_ALIGN_RIGHT, 0 }, { NULL, 0, NB_ALIGN_LEFT, 1 },
+    };
+    const char *per[3], *rate[2];
+    per[0] = base->cfg.time_unit_name;
+    per[1] = "/";
+    per[2] = unit;
+    rate[0] = unit;
+    rate[1] = "/s";
+    cols[5].header = base->cfg.title;
     fputc('\n', out);
-    cell(out, w_rel, "relative");
-    cell(out, w_int, "95% interval");
-    {
-        size_t tl = cell_text_len(base->cfg.time_unit_name) + 1 + cell_text_len(unit);
-        fputc('|', out);
-        if (tl < (size_t)w_time - 2)
-            repeat(out, ' ', (size_t)w_time - 2 - tl);
-        put_cell_text(out, base->cfg.time_unit_name);
-        fputc('/', out);
-        put_cell_text(out, unit);
-        fputc(' ', out);
-        tl = cell_text_len(unit) + 2;
-        fputc('|', out);
-        if (tl < (size_t)w_time - 2)
-            repeat(out, ' ', (size_t)w_time - 2 - tl);
-        put_cell_text(out, unit);
-        fputs("/s ", out);
-    }
-    cell(out, w_err, "err%");
-    fputs("| ", out);
-    put_cell_text(out, base->cfg.title);
+    nb_markdown_cell(out, &cols[0], cols[0].header);
+    nb_markdown_cell(out, &cols[1], cols[1].header);
+    nb_md_cell_parts(out, &cols[2], per, 3);
+    nb_md_cell_parts(out, &cols[3], rate, 2);
+    nb_markdown_cell(out, &cols[4], cols[4].header);
+    nb_markdown_cell(out, &cols[5], cols[5].header);
     fputc('\n', out);
-    for (i = 0; i < 5; ++i) {
-        static const int w[5] = { 11, 22, 22, 22, 10 };
-        fputc('|', out);
-        repeat(out, '-', (size_t)w[i] - 2);
-        fputc(':', out);
-    }
-    fputs("|:", out);
-    repeat(out, '-', cell_text_len(base->cfg.title) + 1);
-    fputc('\n', out);
+    nb_markdown_rule(out, cols, 6);
 
     for (i = 0; i < n; ++i) {
         const nb_result *r = nb_comparison_result(c, i);
@@ -441,27 +371,28 @@ int nb_table_comparison(FILE *out, const nb_comparison *c)
         med /= r->cfg.batch;
         est = nb_comparison_relative(c, i, &lo, &hi);
         percent(num, sizeof(num), est);
-        cell(out, w_rel, num);
+        nb_markdown_cell(out, &cols[0], num);
         if (i == 0) {
-            cell(out, w_int, "-");
+            nb_markdown_cell(out, &cols[1], "-");
         } else {
             percent(a, sizeof(a), lo);
             percent(b, sizeof(b), hi);
             snprintf(head, sizeof(head), "[%s, %s]", a, b);
-            cell(out, w_int, head);
+            nb_markdown_cell(out, &cols[1], head);
         }
-        nb_format_number(num, sizeof(num), w_time - 2, 2, med / r->cfg.time_unit);
-        fprintf(out, "|%s ", num);
-        nb_format_number(num, sizeof(num), w_time - 2, 2, med > 0 ? 1.0 / med : NAN);
-        fprintf(out, "|%s ", num);
-        nb_format_number(num, sizeof(num), w_err - 3, 1, err * 100.0);
-        fprintf(out, "|%s%% ", num);
-        fputs("| ", out);
-        put_code(out, r->cfg.name);
+        nb_format_number(num, sizeof(num), 0, 2, med / r->cfg.time_unit);
+        nb_markdown_cell(out, &cols[2], num);
+        nb_format_number(num, sizeof(num), 0, 2, med > 0 ? 1.0 / med : NAN);
+        nb_markdown_cell(out, &cols[3], num);
+        nb_format_number(num, NB_NUMBER_MAX, 0, 1, err * 100.0);
+        strcat(num, "%");
+        nb_markdown_cell(out, &cols[4], num);
+        nb_markdown_cell(out, &cols[5], "");
+        nb_markdown_code(out, r->cfg.name);
         if (i == 0)
-            fputs(" (baseline)", out);
+            nb_markdown_text(out, " (baseline)");
         else if (nb_comparison_significant(c, i))
-            fputs(est > 1 ? " (faster)" : " (slower)", out);
+            nb_markdown_text(out, est > 1 ? " (faster)" : " (slower)");
         fputc('\n', out);
     }
 
@@ -469,11 +400,11 @@ int nb_table_comparison(FILE *out, const nb_comparison *c)
     fputc('\n', out);
     est = nb_comparison_relative(c, f, &lo, &hi);
     if (f != 0 && nb_comparison_significant(c, f)) {
-        put_code(out, nb_comparison_result(c, f)->cfg.name);
+        nb_markdown_code(out, nb_comparison_result(c, f)->cfg.name);
         snprintf(a, sizeof(a), "%.3fx", est);
         nb_c_decimal_point(a);
         fprintf(out, " is fastest, %s as fast as ", a);
-        put_code(out, base->cfg.name);
+        nb_markdown_code(out, base->cfg.name);
         snprintf(a, sizeof(a), "%.3f", lo);
         snprintf(b, sizeof(b), "%.3f", hi);
         nb_c_decimal_point(a);
@@ -484,11 +415,11 @@ int nb_table_comparison(FILE *out, const nb_comparison *c)
         for (i = 1; i < n; ++i)
             slower += nb_comparison_significant(c, i);
         if (slower == n - 1) {
-            put_code(out, base->cfg.name);
+            nb_markdown_code(out, base->cfg.name);
             fputs(" (the baseline) is fastest: every other is significantly slower (95%", out);
         } else {
             fputs("No alternative is significantly faster than ", out);
-            put_code(out, base->cfg.name);
+            nb_markdown_code(out, base->cfg.name);
             fputs(" (95%", out);
         }
     }

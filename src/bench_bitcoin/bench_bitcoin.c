@@ -363,7 +363,7 @@ static const hash_family families[] = {
     {"SHA1", sha1_impl_list, sha1_impl_force, sha1_impl_current},
     {"SHA256", sha256_impl_list, sha256_impl_force, sha256_impl_current},
     {"SHA512", sha512_impl_list, sha512_impl_force, sha512_impl_current},
-    {"ChaCha20", chacha20_impl_list, chacha20_force, chacha20_implementation},
+    {"ChaCha20", chacha20_impl_list, chacha20_impl_force, chacha20_impl_current},
     {"SHA3-256", bench_sha3_impl_list, bench_sha3_impl_force, bench_sha3_impl_current},
 };
 
@@ -531,7 +531,7 @@ static void compare_notes(void)
     fprintf(stderr, "-compare: [auto] is SHA1 '%s', SHA256 '%s', SHA512 '%s', ChaCha20 '%s'; "
             "relative is [auto]'s time over the row's, measured paired and interleaved\n",
             sha1_impl_current(), sha256_impl_current(), sha512_impl_current(),
-            chacha20_implementation());
+            chacha20_impl_current());
 #ifndef HAVE_OPENSSL
     /* a note, like the line above, not an error: the run goes on */
     fputs("-compare: built without OpenSSL, so there are no [openssl] rows\n", stderr);
@@ -678,7 +678,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "Counting instructions under callgrind; the hashes run SHA1 '%s', "
                 "SHA256 '%s', SHA512 '%s', ChaCha20 '%s' (valgrind's CPU has no SHA-NI or "
                 "AVX-512)\n", sha1_impl_current(), sha256_impl_current(),
-                sha512_impl_current(), chacha20_implementation());
+                sha512_impl_current(), chacha20_impl_current());
     if (!o.no_pin)
         pin_to_one_cpu();
     if (o.compare) {
