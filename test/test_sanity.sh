@@ -37,7 +37,32 @@ SHA256_32b_STANDARD
 SHA256_STANDARD
 SHA3_256_1M
 SHA512
-SipHash_32b"
+SipHash_32b
+MuHash
+MuHashMul
+MuHashDiv
+MuHashPrecompute
+MuHashFinalize
+FastRandom_rand64
+FastRandom_rand32
+FastRandom_randbool
+FastRandom_randbits
+FastRandom_randrange100
+FastRandom_randrange1000
+FastRandom_randrange1000000
+FastRandom_stdshuffle100
+InsecureRandom_rand64
+InsecureRandom_rand32
+InsecureRandom_randbool
+InsecureRandom_randbits
+InsecureRandom_randrange100
+InsecureRandom_randrange1000
+InsecureRandom_randrange1000000
+InsecureRandom_stdshuffle100
+PrePadded
+RegularPadded
+MerkleRoot
+MerkleRootWithMutation"
 "$prog" -list -compare -filter=SHA256 >"$tmp/impls" 2>/dev/null || fail "-list -compare exited $?"
 pinned=
 for pair in sse41:SSE4 avx2:AVX2 shani:SHANI; do

@@ -57,6 +57,31 @@
     BENCHMARK(SHA3_256_1M) \
     BENCHMARK(SHA512) \
     BENCHMARK(SipHash_32b) \
+    BENCHMARK(MuHash) \
+    BENCHMARK(MuHashMul) \
+    BENCHMARK(MuHashDiv) \
+    BENCHMARK(MuHashPrecompute) \
+    BENCHMARK(MuHashFinalize) \
+    BENCHMARK(FastRandom_rand64) \
+    BENCHMARK(FastRandom_rand32) \
+    BENCHMARK(FastRandom_randbool) \
+    BENCHMARK(FastRandom_randbits) \
+    BENCHMARK(FastRandom_randrange100) \
+    BENCHMARK(FastRandom_randrange1000) \
+    BENCHMARK(FastRandom_randrange1000000) \
+    BENCHMARK(FastRandom_stdshuffle100) \
+    BENCHMARK(InsecureRandom_rand64) \
+    BENCHMARK(InsecureRandom_rand32) \
+    BENCHMARK(InsecureRandom_randbool) \
+    BENCHMARK(InsecureRandom_randbits) \
+    BENCHMARK(InsecureRandom_randrange100) \
+    BENCHMARK(InsecureRandom_randrange1000) \
+    BENCHMARK(InsecureRandom_randrange1000000) \
+    BENCHMARK(InsecureRandom_stdshuffle100) \
+    BENCHMARK(PrePadded) \
+    BENCHMARK(RegularPadded) \
+    BENCHMARK(MerkleRoot) \
+    BENCHMARK(MerkleRootWithMutation) \
     /* every line above ends in a backslash, so a new one can go anywhere */
 
 /* Core's priority levels (-priority-level), as bits. */
