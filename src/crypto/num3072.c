@@ -1,12 +1,14 @@
 /* Arithmetic modulo p = 2^3072 - 1103717 (num3072.h), in portable C.
  *
- * Products. A 48-limb product is one level of Karatsuba over 24-limb schoolbook products
- * (three instead of four, 1728 limb products instead of 2304), the subtractive form, so that
+ * Products. A 48-limb product is one level of Karatsuba over 24-limb products (three instead
+ * of four, 1728 limb products instead of 2304), the subtractive form, so that
  * every operand stays 24 limbs: a*b = z0 + z1 B + z2 B^2 with B = 2^1536, z0 = a0 b0,
  * z2 = a1 b1 and z1 = z0 + z2 - (a0 - a1)(b0 - b1), the signs of the two differences handled
- * with masks. Squaring does the same with schoolbook squares (each off-diagonal product
- * once, then doubled). The 96-limb result is folded twice with 2^3072 = 1103717 (mod p),
- * then once more by the carry of the second fold, which leaves it below 2^3072.
+ * with masks. Squaring does the same with squares. The 24-limb products are schoolbook rows
+ * here (a square takes each off-diagonal product once, then doubles), or a variant's
+ * (num3072_impl.h); the Karatsuba level, the reduction and the inverse are always this
+ * file's. The 96-limb result is folded twice with 2^3072 = 1103717 (mod p), then once more
+ * by the carry of the second fold, which leaves it below 2^3072.
  *
  * Inverse. The safegcd algorithm of Bernstein and Yang ("Fast constant-time gcd computation
  * and modular inversion", 2019) in its "half-delta" form (hddivsteps, delta starting at
@@ -33,9 +35,10 @@
 
 #include "crypto/common.h"
 #include "crypto/num3072.h"
+#include "crypto/num3072_impl.h"
 
 #define LIMBS NUM3072_LIMBS
-#define HALF (LIMBS / 2)
+#define HALF NUM3072_HALF
 #define C NUM3072_PRIME_DIFF
 
 #if defined(__SIZEOF_INT128__) && !defined(NUM3072_NO_INT128)
@@ -173,15 +176,29 @@ static void karatsuba_middle(uint64_t *r, const uint64_t *m, uint64_t sub)
         carry = addc(r[i], 0, carry, &r[i]);
 }
 
+void num3072_mul24_portable(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    mul_school(r, a, b, HALF);
+}
+
+void num3072_sqr24_portable(uint64_t *r, const uint64_t *a)
+{
+    sqr_school(r, a, HALF);
+}
+
+num3072_mul24_fn num3072_mul24_impl = num3072_mul24_portable;
+num3072_sqr24_fn num3072_sqr24_impl = num3072_sqr24_portable;
+
 /* r[0..96) = a * b. */
 static void mul_wide(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
     uint64_t da[HALF], db[HALF], m[LIMBS], sa, sb;
+    num3072_mul24_fn mul24 = num3072_mul24_impl;
     sa = abs_diff(da, a, a + HALF, HALF);
     sb = abs_diff(db, b, b + HALF, HALF);
-    mul_school(r, a, b, HALF);
-    mul_school(r + LIMBS, a + HALF, b + HALF, HALF);
-    mul_school(m, da, db, HALF);
+    mul24(r, a, b);
+    mul24(r + LIMBS, a + HALF, b + HALF);
+    mul24(m, da, db);
     karatsuba_middle(r, m, ~(sa ^ sb));
 }
 
@@ -189,10 +206,11 @@ static void mul_wide(uint64_t *r, const uint64_t *a, const uint64_t *b)
 static void sqr_wide(uint64_t *r, const uint64_t *a)
 {
     uint64_t da[HALF], m[LIMBS];
+    num3072_sqr24_fn sqr24 = num3072_sqr24_impl;
     abs_diff(da, a, a + HALF, HALF);
-    sqr_school(r, a, HALF);
-    sqr_school(r + LIMBS, a + HALF, HALF);
-    sqr_school(m, da, HALF);
+    sqr24(r, a);
+    sqr24(r + LIMBS, a + HALF);
+    sqr24(m, da);
     karatsuba_middle(r, m, ~(uint64_t)0);
 }
 
