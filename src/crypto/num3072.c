@@ -309,11 +309,8 @@ typedef struct {
     int64_t limbs[S_LIMBS];
 } signed62;
 
-/* The transition matrix of 62 divsteps, scaled by 2^62: 2^62 (f', g') = (u f + v g,
- * q f + r g). |u| + |v| and |q| + |r| are at most 2^62. */
-typedef struct {
-    int64_t u, v, q, r;
-} trans62;
+/* The transition matrix of 62 divsteps (num3072_divsteps). */
+typedef num3072_trans trans62;
 
 /* A signed 128-bit accumulator for the matrix products (each below 2^125 in size). */
 #ifdef NUM3072_HAVE_INT128
@@ -438,41 +435,6 @@ static void from_signed62(num3072 *out, const signed62 *in)
     }
 }
 
-/* 62 hddivsteps from (zeta, f, g), on the low 64 bits of f (odd) and g; returns zeta after
- * them. zeta is -delta with delta counted in halves (1 for the starting 1/2), so delta > 0
- * is zeta < 0. One divstep: when delta > 0 and g is odd, (delta, f, g) becomes
- * (1 - delta, g, (g - f) / 2); otherwise (1 + delta, f, (g + (g odd) f) / 2). Instead of
- * halving g, the matrix row of f is doubled, so it ends scaled by 2^62. Masks throughout:
- * no branch depends on the values. */
-static int64_t divsteps62(int64_t zeta, uint64_t f, uint64_t g, trans62 *t)
-{
-    uint64_t u = 1, v = 0, q = 0, r = 1, z = (uint64_t)zeta;
-    int i;
-    for (i = 0; i < S_BITS; i++) {
-        uint64_t pos = 0 - (z >> 63);          /* delta > 0 */
-        uint64_t odd = 0 - (g & 1);
-        uint64_t sw = pos & odd;               /* swap f and g */
-        /* g += f (g odd), or g -= f (g odd and delta > 0); the same on the rows. */
-        g += ((f ^ pos) - pos) & odd;
-        q += ((u ^ pos) - pos) & odd;
-        r += ((v ^ pos) - pos) & odd;
-        /* on a swap f becomes the old g: f + (g - f) */
-        f += g & sw;
-        u += q & sw;
-        v += r & sw;
-        /* delta becomes 1 - delta (swap) or 1 + delta: zeta' = -zeta - 2 or zeta - 2 */
-        z = (z ^ sw) + (sw | ~(uint64_t)1);
-        g >>= 1;
-        u <<= 1;
-        v <<= 1;
-    }
-    t->u = (int64_t)u;
-    t->v = (int64_t)v;
-    t->q = (int64_t)q;
-    t->r = (int64_t)r;
-    return (int64_t)z;
-}
-
 /* (f, g) = t (f, g) / 2^62, exactly (t makes both multiples of 2^62). */
 static void update_fg(signed62 *f, signed62 *g, const trans62 *t)
 {
@@ -553,7 +515,7 @@ static void add_p_if_negative(signed62 *a)
     carry62(a);
 }
 
-void num3072_inverse(num3072 *r, const num3072 *a)
+void num3072_inverse_portable(num3072 *r, const num3072 *a)
 {
     signed62 d, e, f, g;
     num3072 x = *a;
@@ -570,7 +532,7 @@ void num3072_inverse(num3072 *r, const num3072 *a)
     to_signed62(&g, &x);
     for (i = 0; i < BATCHES; i++) {
         trans62 t;
-        zeta = divsteps62(zeta, (uint64_t)f.limbs[0], (uint64_t)g.limbs[0], &t);
+        zeta = num3072_divsteps(zeta, (uint64_t)f.limbs[0], (uint64_t)g.limbs[0], S_BITS, &t);
         update_fg(&f, &g, &t);
         update_de(&d, &e, &t);
     }
@@ -583,4 +545,11 @@ void num3072_inverse(num3072 *r, const num3072 *a)
     carry62(&d);
     add_p_if_negative(&d);
     from_signed62(r, &d);
+}
+
+num3072_inverse_fn num3072_inverse_impl = num3072_inverse_portable;
+
+void num3072_inverse(num3072 *r, const num3072 *a)
+{
+    num3072_inverse_impl(r, a);
 }

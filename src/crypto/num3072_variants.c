@@ -1,7 +1,7 @@
 /* Num3072's variant set (variant_impl.h): the 24-limb product and square behind num3072_mul
- * and num3072_sqr, each checked against the portable ones on edge and generated operands,
- * and the pointers they are installed in (num3072_mul24_impl, num3072_sqr24_impl;
- * num3072.c). */
+ * and num3072_sqr, and the inverse, each checked against the portable ones on edge and
+ * generated operands, and the pointers they are installed in (num3072_mul24_impl,
+ * num3072_sqr24_impl, num3072_inverse_impl; num3072.c). */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -15,15 +15,23 @@
 typedef struct {
     num3072_mul24_fn mul24;
     num3072_sqr24_fn sqr24;
+    num3072_inverse_fn inverse;
 } num3072_fns;
 
-static const num3072_fns portable_fns = {num3072_mul24_portable, num3072_sqr24_portable};
+static const num3072_fns portable_fns = {num3072_mul24_portable, num3072_sqr24_portable,
+                                         num3072_inverse_portable};
 
-/* The automatic choice last. */
+/* The automatic choice last. "avx512ifma" is the inverse of that name with the ADX
+ * products (every CPU with IFMA has ADX); "adx" the products alone. */
 static const crypto_variant num3072_table[] = {
     {"standard", 0, &portable_fns},
 #ifdef NUM3072_HAVE_ADX
-    {"adx", CPU_BMI2 | CPU_ADX, &(const num3072_fns){num3072_mul24_adx, num3072_sqr24_adx}},
+    {"adx", CPU_BMI2 | CPU_ADX,
+     &(const num3072_fns){num3072_mul24_adx, num3072_sqr24_adx, num3072_inverse_portable}},
+#if defined(ENABLE_AVX512IFMA)
+    {"avx512ifma", CPU_BMI2 | CPU_ADX | CPU_AVX512IFMA,
+     &(const num3072_fns){num3072_mul24_adx, num3072_sqr24_adx, num3072_inverse_avx512ifma}},
+#endif
 #endif
 };
 
@@ -47,6 +55,34 @@ static void operand(uint64_t *x, int kind, uint32_t seed)
     }
 }
 
+/* An inverse against the portable one: 0, 1, p - 1, p, 2^3072 - 1 (above p) and generated
+ * values, some with their high limbs 0; about ten inverses, once per process. */
+static int inverse_agrees(num3072_inverse_fn inverse)
+{
+    num3072 x, ref, got;
+    int i;
+    for (i = 0; i < 10; i++) {
+        memset(&x, 0, sizeof x);
+        switch (i) {
+        case 0: break;
+        case 1: x.limbs[0] = 1; break;
+        case 2: case 3:
+            memset(x.limbs, 0xff, sizeof x.limbs);
+            x.limbs[0] -= NUM3072_PRIME_DIFF - (uint64_t)(i - 2);
+            break;
+        case 4: memset(x.limbs, 0xff, sizeof x.limbs); break;
+        default:
+            crypto_variant_test_fill((unsigned char *)x.limbs, (size_t)(8 * (i + 36)),
+                                     0x6a09e667u + (uint32_t)i);
+        }
+        num3072_inverse_portable(&ref, &x);
+        inverse(&got, &x);
+        if (memcmp(&ref, &got, sizeof ref) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 static int num3072_selftest(const crypto_variant *v)
 {
     const num3072_fns *f = v->impl;
@@ -68,7 +104,7 @@ static int num3072_selftest(const crypto_variant *v)
         if (memcmp(ref, got, sizeof ref) != 0)
             return 0;
     }
-    return 1;
+    return f->inverse == num3072_inverse_portable || inverse_agrees(f->inverse);
 }
 
 static void num3072_install(unsigned use);
@@ -83,4 +119,5 @@ static void num3072_install(unsigned use)
     const num3072_fns *f = crypto_variant_last_in_use(&num3072_variant_set, use);
     num3072_mul24_impl = f->mul24;
     num3072_sqr24_impl = f->sqr24;
+    num3072_inverse_impl = f->inverse;
 }
