@@ -10,7 +10,7 @@
 #include <config.h>
 #endif
 
-#include "bench/nb_internal.h"
+#include "bench/nb_test_hooks.h"
 #include "check.h"
 #include "util/alloc.h"
 
@@ -631,8 +631,9 @@ static void test_setup_run(void)
     r = nb_result_at(b, 0);
     CHECK(nb_result_epoch_count(r) == 11);
     CHECK(w.setups == w.logged && w.double_setups == 0);
-    CHECKF(w.setups == nb_result_epoch_count(r) + r->discarded, "%zu setups, %zu+%llu epochs",
-           w.setups, nb_result_epoch_count(r), (unsigned long long)r->discarded);
+    CHECKF(w.setups == nb_result_epoch_count(r) + nb_test_discarded(r),
+           "%zu setups, %zu+%llu epochs",
+           w.setups, nb_result_epoch_count(r), (unsigned long long)nb_test_discarded(r));
     for (i = 0; i < nb_result_epoch_count(r); ++i)
         CHECK(fabs(nb_result_epoch(r, NB_ELAPSED, i) * 1e9 - 250) < 1e-6);
     w.setups = 0;

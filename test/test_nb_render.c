@@ -4,7 +4,7 @@
  * no NaN/Infinity), CSV by counting rows and fields, and a custom template
  * against golden text. */
 #include "bench/nanobench.h"
-#include "bench/nb_internal.h"   /* nb_test_set_clock */
+#include "bench/nb_test_hooks.h"   /* nb_test_set_clock */
 #include "check.h"
 #include "util/alloc.h"
 

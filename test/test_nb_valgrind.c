@@ -2,7 +2,7 @@
  * dump files back (fixed texts in the format callgrind 3.19 writes), and nb_valgrind_run's
  * argument and "no valgrind" errors. The counting itself runs under valgrind in
  * test_instructions.sh. */
-#include "bench/nb_internal.h"
+#include "bench/nb_test_hooks.h"
 #include "check.h"
 
 #include <errno.h>

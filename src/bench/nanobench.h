@@ -153,7 +153,7 @@ int nb_get_error(const nb_bench *b);
 /* The steady clock's resolution in seconds, measured once per process. */
 double nb_clock_resolution(void);
 
-/* ---- Counting instructions under valgrind (nb_valgrind.c) ---- */
+/* ---- Counting instructions under valgrind (nb_vg_count.c, nb_vg_dump.c, nb_vg_run.c) ---- */
 
 /* 1 when the harness was built with valgrind's client-request header
  * (valgrind/callgrind.h), without which it cannot count under callgrind. */

@@ -10,15 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-static char *dup_str(const char *s)
-{
-    size_t len = strlen(s);
-    char *p = bb_malloc(len + 1);
-    if (p)
-        memcpy(p, s, len + 1);
-    return p;
-}
-
 /* Replaces *slot with a copy of s; on failure keeps the old value and
  * records the error in b. */
 static void set_str(nb_bench *b, char **slot, const char *s)
@@ -28,7 +19,7 @@ static void set_str(nb_bench *b, char **slot, const char *s)
         s = "";
     if (*slot && strcmp(*slot, s) == 0)
         return;
-    p = dup_str(s);
+    p = nb_str_dup(s);
     if (!p) {
         b->error = -1;
         return;
@@ -37,83 +28,13 @@ static void set_str(nb_bench *b, char **slot, const char *s)
     *slot = p;
 }
 
-void nb_config_free(nb_config *cfg)
-{
-    size_t i;
-    bb_free(cfg->title);
-    bb_free(cfg->name);
-    bb_free(cfg->unit);
-    bb_free(cfg->time_unit_name);
-    bb_free(cfg->advice);
-    for (i = 0; i < cfg->context_count; ++i) {
-        bb_free(cfg->context[i].key);
-        bb_free(cfg->context[i].value);
-    }
-    bb_free(cfg->context);
-    memset(cfg, 0, sizeof(*cfg));
-}
-
-int nb_config_copy(nb_config *dst, const nb_config *src)
-{
-    size_t i;
-    *dst = *src;
-    dst->title = dst->name = dst->unit = dst->time_unit_name = dst->advice = NULL;
-    dst->context = NULL;
-    dst->context_count = 0;
-    if (!(dst->title = dup_str(src->title)) || !(dst->name = dup_str(src->name)) ||
-        !(dst->unit = dup_str(src->unit)) ||
-        !(dst->time_unit_name = dup_str(src->time_unit_name)) ||
-        !(dst->advice = dup_str(src->advice)))
-        goto fail;
-    if (src->context_count) {
-        dst->context = bb_malloc_array(src->context_count, sizeof(*dst->context));
-        if (!dst->context)
-            goto fail;
-        for (i = 0; i < src->context_count; ++i) {
-            nb_context_pair *p = &dst->context[i];
-            p->key = dup_str(src->context[i].key);
-            p->value = p->key ? dup_str(src->context[i].value) : NULL;
-            if (!p->value) {
-                bb_free(p->key);
-                goto fail;
-            }
-            dst->context_count = i + 1;
-        }
-    }
-    return 0;
-fail:
-    nb_config_free(dst);
-    return -1;
-}
-
-/* nanobench's defaults: what nb_bench_new starts from (with the output on
- * stdout) and what the getters report for a NULL bench (whose output is
- * NULL: it prints nothing). */
-static const nb_config defaults = {
-    "benchmark", "noname", "op", "ns", "",
-    1e-9,           /* time_unit */
-    1.0,            /* batch */
-    -1.0,           /* complexity_n: unset */
-    11,             /* epochs */
-    1000,           /* clock_resolution_multiple */
-    0,              /* epoch_iterations: chosen per epoch */
-    1,              /* min_epoch_iterations */
-    0,              /* warmup */
-    1000000,        /* min_epoch_time: 1 ms */
-    100000000,      /* max_epoch_time: 100 ms */
-    0,              /* relative */
-    1,              /* performance_counters */
-    1,              /* cycle_probe */
-    NULL, NULL, 0   /* out, context */
-};
-
 nb_bench *nb_bench_new(void)
 {
     nb_bench *b = bb_malloc(sizeof(*b));
     if (!b)
         return NULL;
     memset(b, 0, sizeof(*b));
-    if (nb_config_copy(&b->cfg, &defaults) != 0) {
+    if (nb_config_copy(&b->cfg, &nb_config_defaults) != 0) {
         bb_free(b);
         return NULL;
     }
@@ -168,7 +89,7 @@ nb_bench *nb_unstable_advice(nb_bench *b, const char *advice)
 
 const char *nb_get_unstable_advice(const nb_bench *b)
 {
-    return b ? b->cfg.advice : defaults.advice;
+    return b ? b->cfg.advice : nb_config_defaults.advice;
 }
 
 nb_bench *nb_batch(nb_bench *b, double batch)
@@ -302,8 +223,8 @@ nb_bench *nb_context(nb_bench *b, const char *key, const char *value)
             return b;
         }
     }
-    k = dup_str(key);
-    v = dup_str(value);
+    k = nb_str_dup(key);
+    v = nb_str_dup(value);
     grown = (k && v) ? bb_realloc(b->cfg.context,
                                     (b->cfg.context_count + 1) * sizeof(*grown)) : NULL;
     if (!grown) {
@@ -335,7 +256,7 @@ nb_bench *nb_clear_context(nb_bench *b)
 }
 
 /* The getters: b's settings, or the defaults for a NULL b. */
-static const nb_config *cfg_of(const nb_bench *b) { return b ? &b->cfg : &defaults; }
+static const nb_config *cfg_of(const nb_bench *b) { return b ? &b->cfg : &nb_config_defaults; }
 
 const char *nb_get_title(const nb_bench *b) { return cfg_of(b)->title; }
 const char *nb_get_name(const nb_bench *b) { return cfg_of(b)->name; }
@@ -419,19 +340,6 @@ nb_bench *nb_setup(nb_bench *b, void (*setup)(void *arg), void *arg)
         b->setup_arg = arg;
     }
     return b;
-}
-
-void nb_test_set_clock(nb_bench *b, nb_clock_fn fn, void *ctx, uint64_t resolution_ns)
-{
-    b->clock = fn;
-    b->clock_ctx = ctx;
-    b->resolution_ns = resolution_ns;
-}
-
-void nb_test_set_probe(nb_bench *b, double (*fn)(void *ctx), void *ctx)
-{
-    b->probe = fn;
-    b->probe_ctx = ctx;
 }
 
 /* The asm-less fallback of nb_do_not_optimize_away: an external call whose

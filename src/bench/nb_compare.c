@@ -35,80 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Beyond this an iteration count is not believable (as nb_logic.c). */
-#define NB_MAX_ITERS 9.2e18
-
-struct nb_comparison {
-    size_t n;
-    size_t rounds;
-    uint64_t iters;
-    nb_ratio *ratio;            /* n; [0] is 1 exactly */
-    double *value;              /* n * rounds: i's fastest epoch in round r at [i * rounds + r] */
-    double *median, *err;       /* n each: median and MdAPE of i's round values */
-    size_t fastest;
-    const nb_result **results;  /* n, owned by the bench */
-};
-
-void nb_comparison_free(nb_comparison *c)
-{
-    if (!c)
-        return;
-    bb_free(c->value);
-    bb_free(c->ratio);
-    bb_free(c->results);
-    bb_free(c);
-}
-
-size_t nb_comparison_count(const nb_comparison *c)
-{
-    return c ? c->n : 0;
-}
-
-size_t nb_comparison_rounds(const nb_comparison *c)
-{
-    return c ? c->rounds : 0;
-}
-
-uint64_t nb_comparison_iterations(const nb_comparison *c)
-{
-    return c ? c->iters : 0;
-}
-
-double nb_comparison_relative(const nb_comparison *c, size_t i, double *low, double *high)
-{
-    const nb_ratio *r = c && i < c->n ? &c->ratio[i] : NULL;
-    if (low)
-        *low = r ? r->low : NAN;
-    if (high)
-        *high = r ? r->high : NAN;
-    return r ? r->estimate : NAN;
-}
-
-int nb_comparison_significant(const nb_comparison *c, size_t i)
-{
-    return c && i < c->n ? c->ratio[i].significant : 0;
-}
-
-size_t nb_comparison_fastest(const nb_comparison *c)
-{
-    return c ? c->fastest : 0;
-}
-
-const nb_result *nb_comparison_result(const nb_comparison *c, size_t i)
-{
-    return c && i < c->n ? c->results[i] : NULL;
-}
-
-double nb_comparison_time(const nb_comparison *c, size_t i, size_t round)
-{
-    return c && i < c->n && round < c->rounds ? c->value[i * c->rounds + round] : NAN;
-}
-
-void nb_comparison_summary(const nb_comparison *c, size_t i, double *median, double *err)
-{
-    *median = c && i < c->n ? c->median[i] : NAN;
-    *err = c && i < c->n ? c->err[i] : NAN;
-}
 
 /* Row `row` of the order: which alternative runs at each position. */
 void nb_compare_order(size_t n, size_t row, size_t *order)
@@ -133,91 +59,53 @@ size_t nb_compare_block(size_t n)
     return n % 2 ? 2 * n : n;
 }
 
-/* One epoch of alternative a: setup (untimed), counters and clock around
- * iters iterations. Returns the elapsed ns; fills e when not NULL. */
-static uint64_t epoch(nb_bench *b, const nb_alternative *a, uint64_t iters, nb_epoch *e,
-                      unsigned *valid)
+/* One epoch of alternative a, iters iterations: nb_setup's function
+ * (untimed), then the loop between the logic's epoch begin and end, which
+ * time it, read the counters and, in a measuring state, store the epoch. */
+static void epoch(nb_bench *b, const nb_alternative *a, uint64_t iters)
 {
-    uint64_t t0, t1, i;
-    int perf = b->cfg.performance_counters && b->perf.count, m;
     if (b->setup)
         b->setup(b->setup_arg);
-    if (perf)
-        nb_perf_begin(&b->perf);
-    t0 = nb_logic_now(b);
+    nb_impl_epoch_begin(b);
     if (a->op_n) {
         a->op_n(a->arg, iters);
     } else {
         void (*op)(void *) = a->op;
         void *arg = a->arg;
+        uint64_t i;
         for (i = 0; i < iters; ++i)
             op(arg);
     }
-    t1 = nb_logic_now(b);
-    if (perf)
-        nb_perf_end(&b->perf);
-    t1 = t1 >= t0 ? t1 - t0 : 0;
-    if (e) {
-        e->elapsed = (double)t1 * 1e-9;
-        e->iters = iters;
-        *valid = 0;
-        for (m = 0; m < NB_MEASURE_COUNT; ++m) {
-            e->counters[m] = NAN;
-            if (perf && !b->perf.error && m >= NB_PAGE_FAULTS &&
-                nb_perf_has(&b->perf, (nb_measure)m)) {
-                e->counters[m] = nb_perf_value(&b->perf, (nb_measure)m, iters);
-                *valid |= 1u << m;
-            }
-        }
-    }
-    return t1;
+    nb_impl_epoch_end(b);
 }
 
-/* The time per iteration (ns) of a, from the first epoch that lasts the
- * target, growing tenfold (or straight to the size the last epoch asks
- * for, once it lasted a tenth of the target); *iters is where it ended. */
-static double calibrate(nb_bench *b, const nb_alternative *a, uint64_t target, uint64_t *iters)
+/* The time per iteration (ns) of a, calibrated as a run calibrates. */
+static double calibrate(nb_bench *b, const nb_alternative *a)
 {
-    uint64_t n = b->cfg.min_epoch_iterations ? b->cfg.min_epoch_iterations : 1;
-    for (;;) {
-        uint64_t t = epoch(b, a, n, NULL, NULL);
-        double next;
-        if (t >= target)
-            break;
-        if (t == 0 || t * 10 < target)
-            next = (double)n * 10;
-        else
-            next = ceil((double)n * (double)target / (double)t * 1.1);
-        if (!(next < NB_MAX_ITERS))
-            break; /* an empty op: nothing to grow into */
-        n = (uint64_t)next > n ? (uint64_t)next : n + 1;
-    }
-    *iters = n;
-    return (double)epoch(b, a, n, NULL, NULL) / (double)n;
+    nb_logic_calibrate_begin(b);
+    while (b->logic.state == NB_ST_CMP_CALIBRATE)
+        epoch(b, a, b->logic.n);
+    return nb_logic_calibrated(b);
 }
 
 /* The common iteration count: the fastest alternative's epoch lasts the
  * target; lowered so the slowest's stays within the max epoch time where
  * that does not push the fastest below a third of the target. */
-static uint64_t common_iterations(nb_bench *b, const nb_alternative *alts, size_t n,
-                                  uint64_t target)
+static uint64_t common_iterations(nb_bench *b, const nb_alternative *alts, size_t n)
 {
-    double fastest = 0, slowest = 0, it;
-    uint64_t got;
+    double fastest = 0, slowest = 0, it, target = (double)b->logic.target;
     size_t i;
     for (i = 0; i < n; ++i) {
-        double per = calibrate(b, &alts[i], target, &got);
-        if (per <= 0)
-            per = (double)target / (double)got; /* a clock that did not move */
+        double per = calibrate(b, &alts[i]);
         if (i == 0 || per < fastest)
             fastest = per;
         if (per > slowest)
             slowest = per;
     }
-    it = ceil((double)target / fastest);
+    it = ceil(target / fastest);
     if (it * slowest > (double)b->cfg.max_epoch_time) {
         double cap = floor((double)b->cfg.max_epoch_time / slowest);
-        double least = ceil((double)target / 3 / fastest);
+        double least = ceil(target / 3 / fastest);
         it = cap > least ? cap : least;
     }
     if (it < (double)b->cfg.min_epoch_iterations)
@@ -247,25 +135,14 @@ static size_t rounds_for(size_t n, size_t epochs)
 static nb_comparison *prepare(nb_bench *b, const nb_alternative *alts, size_t n,
                               size_t rounds, nb_result **res)
 {
-    nb_comparison *c = bb_malloc(sizeof(*c));
+    nb_comparison *c = nb_comparison_new(n, rounds);
     nb_config cfg;
     double resolution;
     size_t i;
-    if (!c)
-        return NULL;
-    memset(c, 0, sizeof(*c));
-    c->n = n;
-    c->rounds = rounds;
-    c->ratio = bb_malloc_array(n, sizeof(*c->ratio));
-    c->results = bb_malloc_array(n, sizeof(*c->results));
-    /* the round values, then the medians and errs */
-    c->value = bb_malloc_array(n, (rounds + 2) * sizeof(*c->value));
-    if (!c->ratio || !c->results || !c->value || nb_bench_reserve(b, n) != 0) {
+    if (!c || nb_bench_reserve(b, n) != 0) {
         nb_comparison_free(c);
         return NULL;
     }
-    c->median = c->value + n * rounds;
-    c->err = c->median + n;
     memset(res, 0, n * sizeof(*res));
     resolution = (double)(b->resolution_ns ? b->resolution_ns : nb_clock_resolution_ns()) * 1e-9;
     cfg = b->cfg;
@@ -290,47 +167,13 @@ static nb_comparison *prepare(nb_bench *b, const nb_alternative *alts, size_t n,
     return c;
 }
 
-/* Round values, their medians and errs, ratios, significance and the
- * fastest, from the results' epochs (alternative i's epochs of round r are
- * r * NB_COMPARE_EPOCHS_PER_ROUND onwards: it runs once per row). */
-static void reduce(nb_comparison *c, nb_result **res, double *scratch)
-{
-    size_t i, r, k;
-    for (i = 0; i < c->n; ++i) {
-        double *v = c->value + i * c->rounds;
-        for (r = 0; r < c->rounds; ++r) {
-            double best = INFINITY;
-            for (k = 0; k < NB_COMPARE_EPOCHS_PER_ROUND; ++k) {
-                const nb_epoch *e = &res[i]->epochs[r * NB_COMPARE_EPOCHS_PER_ROUND + k];
-                double t = e->elapsed / (double)e->iters;
-                best = t < best ? t : best;
-            }
-            v[r] = best;
-        }
-        memcpy(scratch, v, c->rounds * sizeof(*scratch));
-        c->median[i] = nb_stats_median(scratch, c->rounds);
-        c->err[i] = nb_stats_mdape(v, c->rounds, c->median[i], scratch);
-    }
-    c->ratio[0].estimate = c->ratio[0].low = c->ratio[0].high = 1;
-    c->ratio[0].significant = 0;
-    c->fastest = 0;
-    for (i = 1; i < c->n; ++i) {
-        /* -1 for a zero time (a clock that did not move): NaNs, not
-         * significant, never the fastest */
-        nb_stats_paired(c->value, c->value + i * c->rounds, c->rounds, c->n - 1, 0.95,
-                        &c->ratio[i]);
-        if (c->ratio[i].estimate > c->ratio[c->fastest].estimate)
-            c->fastest = i;
-    }
-}
-
 nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
 {
     nb_result **res;
     nb_comparison *c;
     double *scratch;
     size_t i, r, rounds, block, *order;
-    uint64_t target, iters;
+    uint64_t iters;
     if (!b)
         return NULL;
     if (!alts || n < 2 || b->logic.state != NB_ST_IDLE) {
@@ -360,7 +203,8 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
         return NULL;
     }
 
-    b->logic.state = NB_ST_COMPARE; /* an op's nb_run or nb_compare of b is refused */
+    /* from here b is busy: an op's nb_run or nb_compare of b is refused */
+    nb_logic_compare_begin(b, b->resolution_ns ? b->resolution_ns : nb_clock_resolution_ns());
     if (b->cfg.performance_counters && !b->perf_opened) {
         b->perf_opened = 1;
         if (nb_perf_open_default(&b->perf) > 0)
@@ -373,31 +217,26 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
         if (b->cfg.performance_counters && !nb_perf_hardware_available(&b->perf))
             nb_perf_note_once(b->cfg.out, b->perf.first_errno);
     }
-    target = nb_logic_target(&b->cfg,
-                             b->resolution_ns ? b->resolution_ns : nb_clock_resolution_ns());
     if (b->cfg.warmup)
         for (i = 0; i < n; ++i)
-            epoch(b, &alts[i], b->cfg.warmup, NULL, NULL);
+            epoch(b, &alts[i], b->cfg.warmup);
     iters = b->cfg.epoch_iterations ? b->cfg.epoch_iterations
-                                    : common_iterations(b, alts, n, target);
+                                    : common_iterations(b, alts, n);
     c->iters = iters;
     for (r = 0; r < rounds; ++r) {
         size_t j;
         for (j = 0; j < NB_COMPARE_EPOCHS_PER_ROUND; ++j) {
             nb_compare_order(n, (r + j) % block, order);
             for (i = 0; i < n; ++i) {
-                nb_result *x = res[order[i]];
-                unsigned valid;
-                epoch(b, &alts[order[i]], iters, &x->epochs[x->count], &valid);
-                x->has = x->count == 0 ? valid : (x->has & valid);
-                x->count++;
+                nb_logic_measure_into(b, res[order[i]], iters);
+                epoch(b, &alts[order[i]], iters);
             }
         }
     }
-    b->logic.state = NB_ST_IDLE;
+    nb_logic_compare_end(b);
     b->setup = NULL;
 
-    reduce(c, res, scratch);
+    nb_comparison_reduce(c, res, scratch);
     for (i = 0; i < n; ++i) {
         nb_result_comparison *m = &res[i]->cmp;
         m->ratio = c->ratio[i].estimate;

@@ -4,6 +4,7 @@
 #define NB_INTERNAL_H
 
 #include "bench/nanobench.h"
+#include "bench/nb_test_hooks.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -66,15 +67,11 @@ struct nb_result {
     size_t cap;
     unsigned has;              /* bit m: measure m is valid in every epoch */
     int overflow;              /* ended with "iterations overflow" */
-    int counted;               /* counters from callgrind's simulation (nb_valgrind.c) */
+    int counted;               /* counters from callgrind's simulation (nb_vg_count.c) */
     uint64_t discarded;        /* epochs run and not kept (calibration, short) */
     nb_result_comparison cmp;  /* from nb_compare; cmp.baseline NULL otherwise */
 };
 
-/* ---- clock (nb_clock.c) ---- */
-typedef uint64_t (*nb_clock_fn)(void *ctx);  /* monotonic nanoseconds */
-uint64_t nb_clock_now_ns(void);              /* CLOCK_MONOTONIC */
-uint64_t nb_clock_resolution_ns(void);       /* measured once per process */
 
 /* ---- performance counters (nb_perf.c) ---- */
 typedef struct {
@@ -134,12 +131,16 @@ int    nb_perf_parse(nb_perf_group *g, const uint64_t *buf, size_t words);
 int    nb_perf_hardware_available(const nb_perf_group *g);
 
 /* ---- iteration logic (nb_logic.c) ---- */
+/* Beyond this an iteration count is not believable: the op was removed. */
+#define NB_MAX_ITERS 9.2e18
 enum { NB_ST_IDLE, NB_ST_WARMUP, NB_ST_CALIBRATE, NB_ST_MEASURE, NB_ST_FIXED,
        NB_ST_ENDLESS, NB_ST_DRIVEN, NB_ST_DONE,
        NB_ST_COMPARE, /* an nb_compare is running: nb_run and nb_compare refuse */
-       NB_ST_VALGRIND /* counting under callgrind (nb_valgrind.c) */ };
+       NB_ST_CMP_CALIBRATE, /* ... and calibrating an alternative */
+       NB_ST_CMP_MEASURE,   /* ... and measuring an epoch into a result */
+       NB_ST_VALGRIND /* counting under callgrind (nb_vg_count.c) */ };
 
-/* Counting under callgrind (nb_valgrind.c): where a run stands in its
+/* Counting under callgrind (nb_vg_count.c): where a run stands in its
  * sequence of epochs, and the short epoch's totals. */
 typedef struct {
     int phase;                 /* probe, then short/long epochs in turn */
@@ -190,39 +191,57 @@ struct nb_bench {
     void *probe_ctx;
 };
 
-/* The core's clock right now in GHz, from a timed chain of dependent adds
- * (nb_freq.c); 0 where the architecture has no chain. */
-double nb_freq_probe_ghz(void);
-
-/* Test hook: replaces b's clock probe (fn returns GHz). With a test clock and
- * no test probe, nothing is probed. fn NULL restores the real probe. */
-void nb_test_set_probe(nb_bench *b, double (*fn)(void *ctx), void *ctx);
-
-/* Test hook: replaces the clock of b (fn returns nanoseconds) and its
- * resolution (0: the measured one). fn NULL restores the real clock. */
-void nb_test_set_clock(nb_bench *b, nb_clock_fn fn, void *ctx, uint64_t resolution_ns);
-
 /* The epoch target for b's settings and a clock resolution (ns). */
 uint64_t nb_logic_target(const nb_config *cfg, uint64_t resolution_ns);
 /* b's clock now (the test hook's, or CLOCK_MONOTONIC), ns. */
 uint64_t nb_logic_now(const nb_bench *b);
+/* nb_compare's use of the logic, so that calibration and the epoch's
+ * capture (clock, counters, the stored epoch) are the run's own: between
+ * nb_logic_compare_begin and _end b is busy (NB_ST_COMPARE: nb_run and
+ * nb_compare refuse) and each epoch is nb_setup's function, then
+ * nb_impl_epoch_begin, the alternative's iterations, nb_impl_epoch_end.
+ * nb_logic_calibrate_begin starts a calibration and returns the first
+ * epoch's iterations; while the state stays NB_ST_CMP_CALIBRATE, run epochs
+ * of b->logic.n; nb_logic_calibrated then gives the fastest ns per iteration
+ * seen (from epochs of a tenth of the target at least). After
+ * nb_logic_measure_into(b, r, iters), the next epoch (of iters iterations)
+ * is stored in r. Epochs run outside these (warm-up) are not used. */
+void     nb_logic_compare_begin(nb_bench *b, uint64_t resolution_ns);
+uint64_t nb_logic_calibrate_begin(nb_bench *b);
+double   nb_logic_calibrated(nb_bench *b);
+void     nb_logic_measure_into(nb_bench *b, nb_result *r, uint64_t iters);
+void     nb_logic_compare_end(nb_bench *b);
 /* Makes room for more results in b (0, or -1 when out of memory). */
 int nb_bench_reserve(nb_bench *b, size_t more);
 /* Appends r (room reserved) to b's results, minding the "relative"
  * column's reference. */
 void nb_bench_append(nb_bench *b, nb_result *r);
 
-/* ---- paired comparison (nb_compare.c) ---- */
-/* Rounds per block of nb_compare's order for n alternatives (n even: n,
- * odd: 2n), and row `row` of it: order[j] is the alternative that runs j-th
- * in that round. */
-size_t nb_compare_block(size_t n);
-void   nb_compare_order(size_t n, size_t row, size_t *order);
-/* The median of alternative i's round values and their MdAPE (the table's
- * time and err% columns); NaN for an i out of range. */
-void   nb_comparison_summary(const nb_comparison *c, size_t i, double *median, double *err);
+/* ---- paired comparison (nb_comparison.c, nb_compare_table.c, nb_compare.c) ---- */
+struct nb_comparison {
+    size_t n;
+    size_t rounds;
+    uint64_t iters;
+    nb_ratio *ratio;            /* n; [0] is 1 exactly */
+    double *value;              /* n * rounds: i's fastest epoch in round r at [i * rounds + r] */
+    double *median, *err;       /* n each: median and MdAPE of i's round values */
+    size_t fastest;
+    const nb_result **results;  /* n, owned by the bench */
+};
 
-/* ---- counting under callgrind (nb_valgrind.c) ---- */
+/* A comparison of n alternatives over rounds rounds, its arrays allocated
+ * (NULL when memory runs out). */
+nb_comparison *nb_comparison_new(size_t n, size_t rounds);
+/* Fills c from the results' epochs (alternative i's epochs of round r are
+ * r * NB_COMPARE_EPOCHS_PER_ROUND onwards): round values (each the fastest
+ * of the round's epochs), their medians and errs, ratios, significance and
+ * the fastest; scratch holds c->rounds values. */
+void nb_comparison_reduce(nb_comparison *c, nb_result **res, double *scratch);
+/* Prints nb_compare's table of c to out (nb_compare_table.c); 0 or -1 on a
+ * write error. The next nb_table_row on out prints a header. */
+int nb_table_comparison(FILE *out, const nb_comparison *c);
+
+/* ---- counting under callgrind (nb_vg_count.c, nb_vg_dump.c, nb_vg_run.c) ---- */
 /* Called by nb_impl_start once r is allocated: when the process runs under
  * callgrind, takes the run over (state NB_ST_VALGRIND) and returns 1;
  * otherwise changes nothing and returns 0. */
@@ -230,16 +249,21 @@ int  nb_vg_start(nb_bench *b);
 /* Around one epoch in state NB_ST_VALGRIND, in place of the timed logic. */
 void nb_vg_epoch_begin(nb_bench *b);
 void nb_vg_epoch_end(nb_bench *b);
-/* Reads a callgrind dump: the "events:" names and the "totals:" (or
- * "summary:") line into counts (NB_INSTRUCTIONS from Ir; branches from
- * Bc + Bi, their misses from Bcm + Bim where --branch-sim gave them); sets
- * *has (bit m: counts[m] is valid) and, when trigger is not NULL, checks
- * that the dump's trigger was that client request. 0, or -1 when the file
- * is unreadable, not callgrind's, or another dump's. */
-int  nb_vg_read_dump(const char *path, const char *trigger, double counts[NB_MEASURE_COUNT],
-                     unsigned *has);
+/* The trigger text the harness gives dump k of the run name: "nanobench <k>
+ * <name>", the name with anything but printable ASCII as '?'. */
+void nb_vg_trigger_text(char *buf, size_t cap, unsigned long k, const char *name);
+/* Reads a dump file's trigger: its k and name (into name, cap bytes) when the
+ * harness asked for it; 0, or -1 when it is another dump (the one at the
+ * program's end) or unreadable. */
+int  nb_vg_dump_trigger(const char *path, unsigned long *k, char *name, size_t cap);
+/* Longest dump file name the harness builds. */
+#define NB_VG_PATH_MAX 4096
 
-/* ---- config and results (nb_bench.c, nb_result.c) ---- */
+/* ---- config (nb_config.c) and results (nb_result.c) ---- */
+/* nanobench's defaults: what nb_bench_new starts from (with the output on
+ * stdout) and what the getters report for a NULL bench (output NULL). */
+extern const nb_config nb_config_defaults;
+char *nb_str_dup(const char *s);                             /* NULL when out of memory */
 int  nb_config_copy(nb_config *dst, const nb_config *src);  /* 0 or -1 */
 void nb_config_free(nb_config *cfg);
 nb_result *nb_result_new(const nb_config *cfg, double resolution);
@@ -247,48 +271,14 @@ void nb_result_free(nb_result *r);
 /* nb_result_context with a key of len bytes, not NUL-terminated (a template's
  * {{context(key)}} argument, read in place). */
 const char *nb_result_context_len(const nb_result *r, const char *key, size_t len);
-/* Median and err over plain arrays (sorted in place): for the statistics
- * and their tests. */
-double nb_stats_median(double *v, size_t n);
-double nb_stats_mdape(const double *v, size_t n, double median, double *scratch);
 
 /* ---- markdown (nb_markdown.c) ---- */
 /* nb_markdown_cell whose text is parts[0..n) written one after another (a
  * header "ns/<unit>" of the user's unit, any length, with no copy). */
 int nb_md_cell_parts(FILE *out, const nb_column *col, const char *const *parts, size_t n);
 
-/* ---- output (nb_table.c) ---- */
-/* Formats v right-aligned in width with precision decimals and ',' as the
- * thousands separator (nanobench's Number); "-" for a non-finite v.
- * Returns the length written (truncated to cap - 1: a buffer of
- * NB_NUMBER_MAX holds any finite double, 309 digits and their separators,
- * with up to 80 decimals and a width up to 100). */
-#define NB_NUMBER_MAX 600
-size_t nb_format_number(char *buf, size_t cap, int width, int precision, double v);
-/* s holds one number that printf wrote (%f, %g, %e; padding allowed):
- * turns the decimal point of the program's locale (LC_NUMERIC, "," in
- * German, a 2-byte sign in some) into '.', so the output reads the same
- * whatever locale the calling program set. */
-void nb_c_decimal_point(char *s);
-/* Prints r's row (and a header first when columns or title changed for
- * out); first is the bench's first result (for "relative"); mask has bit m
- * set for each counter column to show (1u << NB_INSTRUCTIONS, ...). 0 or -1
- * on a write error. */
-int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned mask,
-                 int suppress_unstable);
-/* Prints nb_compare's table of c (nb_compare.c) to out; 0 or -1 on a
- * write error. The next nb_table_row on out prints a header. */
-int nb_table_comparison(FILE *out, const nb_comparison *c);
-/* Forgets what header was last printed to out (a stream about to close). */
-void nb_table_forget(FILE *out);
-/* Stability warnings, once per process, to out. */
-void nb_warnings_once(FILE *out, int caller_optimized);
-/* The one-time note that hardware counters are missing, to out. */
-void nb_perf_note_once(FILE *out, int err);
-/* 1 when NANOBENCH_SUPPRESS_WARNINGS is set to something other than "0". */
-int nb_warnings_suppressed(void);
-/* Gathers the warnings into buf (one per line, "* " prefixed) and
- * recommendations into rec; returns the warning count. For tests. */
-size_t nb_warnings_gather(char *buf, size_t cap, char *rec, size_t rcap, int caller_optimized);
+/* ---- templates (nb_templates.c; nb_report_html.c is generated) ---- */
+/* The HTML report template: src/bench/templates/report.html's text. */
+extern const char nb_report_html[];
 
 #endif

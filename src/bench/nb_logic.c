@@ -28,8 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Beyond this an iteration count is not believable: the op was removed. */
-#define NB_MAX_ITERS 9.2e18
 
 uint64_t nb_logic_target(const nb_config *cfg, uint64_t resolution_ns)
 {
@@ -64,8 +62,10 @@ static uint64_t now(const nb_bench *b)
  * (nanobench.h), even where some were kept before it came to this. */
 static void overflow(nb_bench *b)
 {
-    b->logic.result->overflow = 1;
-    b->logic.result->count = 0;
+    if (b->logic.result) {   /* none while nb_compare calibrates */
+        b->logic.result->overflow = 1;
+        b->logic.result->count = 0;
+    }
     b->logic.state = NB_ST_DONE;
     b->logic.n = 0;
 }
@@ -260,6 +260,18 @@ static void add(nb_bench *b, uint64_t elapsed)
     case NB_ST_FIXED:
         keep(b, elapsed);
         break;
+    case NB_ST_CMP_CALIBRATE:
+        /* nb_compare's calibration: the same growth as a run's, ended by the
+         * first epoch long enough to time an iteration (observe) */
+        observe(L, elapsed);
+        if (elapsed != 0 && elapsed * 10 >= L->target)
+            L->state = NB_ST_COMPARE;
+        else
+            grow(b, elapsed);
+        return;
+    case NB_ST_CMP_MEASURE:
+        keep(b, elapsed);
+        return;
     case NB_ST_MEASURE:
         observe(L, elapsed);
         if (elapsed >= L->target - L->target / 3) {
@@ -288,6 +300,51 @@ static void add(nb_bench *b, uint64_t elapsed)
     }
 }
 
+void nb_logic_compare_begin(nb_bench *b, uint64_t resolution_ns)
+{
+    nb_logic *L = &b->logic;
+    L->state = NB_ST_COMPARE;
+    L->result = NULL;
+    L->probing = 0;
+    L->ghz = 0;
+    L->provisional = 0;
+    L->resolution = resolution_ns;
+    L->target = nb_logic_target(&b->cfg, resolution_ns);
+}
+
+uint64_t nb_logic_calibrate_begin(nb_bench *b)
+{
+    nb_logic *L = &b->logic;
+    L->state = NB_ST_CMP_CALIBRATE;
+    L->fastest = 0;
+    L->n = b->cfg.min_epoch_iterations ? b->cfg.min_epoch_iterations : 1;
+    return L->n;
+}
+
+double nb_logic_calibrated(nb_bench *b)
+{
+    nb_logic *L = &b->logic;
+    double per = L->fastest;
+    if (!(per > 0))   /* no epoch lasted a tenth of the target: a clock that did not move */
+        per = (double)L->target / (double)(L->n ? L->n : 1);
+    L->state = NB_ST_COMPARE;
+    return per;
+}
+
+void nb_logic_measure_into(nb_bench *b, nb_result *r, uint64_t iters)
+{
+    b->logic.state = NB_ST_CMP_MEASURE;
+    b->logic.result = r;
+    b->logic.n = iters;
+}
+
+void nb_logic_compare_end(nb_bench *b)
+{
+    b->logic.state = NB_ST_IDLE;
+    b->logic.result = NULL;
+    b->logic.n = 0;
+}
+
 nb_bench *nb_drive(nb_bench *b, nb_epoch_driver next, void *ctx)
 {
     if (b) {
@@ -302,19 +359,25 @@ nb_bench *nb_drive(nb_bench *b, nb_epoch_driver next, void *ctx)
  * probe, as only the logic's bookkeeping (or a short setup) ran in between. */
 #define NB_PROBE_REUSE_NS 100000
 
+/* No core runs faster (nanobench.h, nb_result_implausible): a probe that
+ * reads more was preempted in its short chain, which shrank the difference it
+ * divides by. */
+#define NB_PROBE_MAX_GHZ (NB_MAX_CLOCK_HZ * 1e-9)
+
 /* Probes the core's clock (the test hook's probe, or the real one) and
  * remembers the reading and when it was taken; 0 when there is none. A probe
- * that failed (preempted in its short chain, so that it read no difference)
- * is tried again, twice at most; when all three fail there is no clock to
- * probe (an architecture without the chain), and probing stops for the run. */
+ * that failed (preempted in its short chain, so that it read no difference or
+ * a clock faster than any core's) is tried again, twice at most; when all
+ * three fail there is no clock to probe (an architecture without the chain),
+ * and probing stops for the run. */
 static double probe(nb_bench *b)
 {
     nb_logic *L = &b->logic;
     double g = 0;
     int tries;
-    for (tries = 0; tries < 3 && !(g > 0 && g < 1e6); ++tries) /* !(...): NaN too */
+    for (tries = 0; tries < 3 && !(g > 0 && g <= NB_PROBE_MAX_GHZ); ++tries) /* NaN too */
         g = b->probe ? b->probe(b->probe_ctx) : nb_freq_probe_ghz();
-    L->ghz_last = g > 0 && g < 1e6 ? g : 0;
+    L->ghz_last = g > 0 && g <= NB_PROBE_MAX_GHZ ? g : 0;
     L->ghz_last_at = now(b);
     if (L->ghz_last == 0)
         L->probing = 0;

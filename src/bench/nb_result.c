@@ -45,38 +45,6 @@ void nb_result_free(nb_result *r)
     bb_free(r);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double nb_stats_median(double *v, size_t n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof(*v), cmp_double);
-    if (n & 1)
-        return v[n / 2];
-    return (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* nanobench's MdAPE: the median over epochs of |x - median| / x. An epoch
- * of 0 (a counter that did not tick) is 0% off a median of 0, else 100%. */
-double nb_stats_mdape(const double *v, size_t n, double median, double *scratch)
-{
-    size_t i;
-    if (n == 0)
-        return NAN;
-    for (i = 0; i < n; ++i) {
-        if (v[i] == 0)
-            scratch[i] = median == 0 ? 0.0 : 1.0;
-        else
-            scratch[i] = fabs((v[i] - median) / v[i]);
-    }
-    return nb_stats_median(scratch, n);
-}
-
 int nb_result_has(const nb_result *r, nb_measure m)
 {
     if (!r || r->count == 0 || (unsigned)m >= NB_MEASURE_COUNT)

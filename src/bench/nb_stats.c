@@ -31,7 +31,7 @@
 #include <config.h>
 #endif
 
-#include "bench/nanobench.h"
+#include "bench/nb_internal.h"
 #include "util/alloc.h"
 
 #include <math.h>
@@ -49,6 +49,32 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+double nb_stats_median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof(*v), cmp_double);
+    if (n & 1)
+        return v[n / 2];
+    return (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* nanobench's MdAPE: the median over epochs of |x - median| / x. An epoch
+ * of 0 (a counter that did not tick) is 0% off a median of 0, else 100%. */
+double nb_stats_mdape(const double *v, size_t n, double median, double *scratch)
+{
+    size_t i;
+    if (n == 0)
+        return NAN;
+    for (i = 0; i < n; ++i) {
+        if (v[i] == 0)
+            scratch[i] = median == 0 ? 0.0 : 1.0;
+        else
+            scratch[i] = fabs((v[i] - median) / v[i]);
+    }
+    return nb_stats_median(scratch, n);
 }
 
 /* A total order on finite doubles as unsigned integers: key(x) < key(y)

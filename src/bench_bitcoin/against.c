@@ -478,9 +478,8 @@ static double median(const double *v, size_t n)
 
 /* ---- the parent: the whole comparison ---- */
 
-/* The names the child has (from its handshake), as bench_entry values for filter_select. */
+/* The names the child has (from its handshake). */
 typedef struct {
-    bench_entry *e;
     char **names;
     size_t count, cap;
 } name_list;
@@ -491,7 +490,6 @@ static void names_free(name_list *l)
     for (i = 0; i < l->count; i++)
         bb_free(l->names[i]);
     bb_free(l->names);
-    bb_free(l->e);
 }
 
 static int names_add(name_list *l, const char *name)
@@ -553,18 +551,12 @@ static int filter_names(name_list *l, const char *pattern)
     size_t i, k = 0;
     if (!pattern || l->count == 0)
         return 0;
-    l->e = bb_malloc_array(l->count, sizeof *l->e);
     keep = bb_malloc_array(l->count, 1);
-    if (!l->e || !keep) {
-        bb_free(keep);
+    if (!keep) {
         bench_error("-against: out of memory");
         return -1;
     }
-    for (i = 0; i < l->count; i++) {
-        l->e[i].name = l->names[i];
-        l->e[i].fn = NULL;
-    }
-    if (filter_select(pattern, l->e, l->count, keep) != 0) {
+    if (filter_select(pattern, (const char *const *)l->names, l->count, keep) != 0) {
         bb_free(keep);
         return -1;
     }
@@ -589,20 +581,20 @@ static int has_name(const name_list *l, const char *name)
 }
 
 /* Says on stderr which benchmarks one side only has (not compared). */
-static void note_one_sided(const char *path, const bench_entry *sel, size_t count,
+static void note_one_sided(const char *path, const bench_row *const *sel, size_t count,
                            const name_list *l, const unsigned char *common)
 {
     size_t i, j, n = 0;
     for (i = 0; i < count; i++)
         if (!common[i]) {
             fprintf(stderr, n++ ? " %s" : "-against: only in this build, not compared: %s",
-                    sel[i].name);
+                    sel[i]->name);
         }
     if (n)
         fputc('\n', stderr);
     n = 0;
     for (i = 0; i < l->count; i++) {
-        for (j = 0; j < count && strcmp(sel[j].name, l->names[i]) != 0; j++)
+        for (j = 0; j < count && strcmp(sel[j]->name, l->names[i]) != 0; j++)
             ;
         if (j == count && n++ == 0)
             fprintf(stderr, "-against: only in '%s', not compared: %s", path, l->names[i]);
@@ -742,7 +734,7 @@ static int tell_all(peer *self, peer *other, against_kind k, const char *name,
 
 /* Measures one benchmark on both sides into *w (its unit into unit); *skipped when the two
  * builds count it in different units. 0, or -1 after one error line. */
-static int compare_one(peer *self, peer *other, const against_options *o, const bench_entry *e,
+static int compare_one(peer *self, peer *other, const against_options *o, const bench_row *e,
                        size_t family, verdict_row *w, char *unit, size_t unit_cap,
                        int *skipped)
 {
@@ -802,7 +794,7 @@ done:
 /* The path this very program runs from, for its own serving process. */
 #define SELF_EXE "/proc/self/exe"
 
-int against_run(const against_options *o, const bench_entry *sel, size_t count)
+int against_run(const against_options *o, const bench_row *const *sel, size_t count)
 {
     peer self[AGAINST_PAIRS], other[AGAINST_PAIRS];
     name_list ours, theirs;
@@ -871,7 +863,7 @@ int against_run(const against_options *o, const bench_entry *sel, size_t count)
         goto done;
     }
     for (i = 0; i < count; i++)
-        ncommon += (common[i] = (unsigned char)has_name(&theirs, sel[i].name));
+        ncommon += (common[i] = (unsigned char)has_name(&theirs, sel[i]->name));
     note_one_sided(o->other, sel, count, &theirs, common);
     if (ncommon == 0) {
         bench_error("-against: no selected benchmark is in both builds (this build's: %zu, "
@@ -884,7 +876,7 @@ int against_run(const against_options *o, const bench_entry *sel, size_t count)
         int skipped;
         if (!common[i])
             continue;
-        if (compare_one(self, other, o, &sel[i], ncommon, &rows[nrows], units[nrows],
+        if (compare_one(self, other, o, sel[i], ncommon, &rows[nrows], units[nrows],
                         sizeof units[nrows], &skipped) != 0)
             goto done;
         nrows += !skipped;
@@ -987,7 +979,7 @@ static uint64_t serve_next(void *ctx, uint64_t iters, uint64_t ns)
 int against_serve(const char *version)
 {
     size_t count, i;
-    const bench_entry *all = bench_registry(&count);
+    const bench_row *all = bench_rows(&count);
     const char *fault = getenv("BENCH_BITCOIN_SERVE_FAULT");
     against_msg m;
     char *end;
@@ -1005,23 +997,23 @@ int against_serve(const char *version)
     say(&m);
     m.kind = AGAINST_NAME;
     for (i = 0; i < count; i++) {
-        if (all[i].available && !all[i].available())
-            continue;   /* not registered on this CPU (bench.h) */
+        if (!bench_row_available(&all[i]))
+            continue;   /* not run on this CPU (bench.h) */
         snprintf(m.text, sizeof m.text, "%s", all[i].name);
         say(&m);
     }
     m.kind = AGAINST_NAMES_END;
     say(&m);
     for (;;) {
+        const bench_row *row;
         serve s;
         hear(&m);
         if (m.kind != AGAINST_RUN) {
             say_error("expected run or quit, got %.60s", "another message");
             return 1;
         }
-        for (i = 0; i < count && strcmp(all[i].name, m.text) != 0; i++)
-            ;
-        if (i == count) {
+        row = bench_row_find(m.text);
+        if (!row || !bench_row_available(row)) {
             say_error("no benchmark named %.100s in this build", m.text);
             return 1;
         }
@@ -1034,11 +1026,14 @@ int against_serve(const char *version)
         s.fault = fault && strcmp(fault, "crash") == 0 ? 1 : fault && strcmp(fault, "hang") == 0;
         if (fault && strcmp(fault, "hang") == 0)
             s.fault = 2;
-        s.plant = planted(all[i].name);
+        s.plant = planted(row->name);
         nb_rng_seed(&s.rng, 1);
-        nb_output(nb_performance_counters(nb_name(s.b, all[i].name), 0), NULL);
+        nb_output(nb_performance_counters(nb_name(s.b, row->name), 0), NULL);
         nb_drive(s.b, serve_next, &s);
-        all[i].fn(s.b);
+        if (bench_row_run(row, s.b) != 0) {
+            say_error("%s: out of memory", row->name);
+            return 1;
+        }
         nb_bench_free(s.b);
         memset(&m, 0, sizeof m);
         m.kind = AGAINST_DONE;

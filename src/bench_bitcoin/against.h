@@ -32,11 +32,11 @@ typedef struct {
     int no_pin;                 /* passed on to the child */
 } against_options;
 
-/* Runs the comparison of the benchmarks sel[0 .. count) (sorted by name) against o->other and
+/* Runs the comparison of the rows sel[0 .. count) (sorted by name) against o->other and
  * prints its table on stdout. Returns the exit status: 0, or 1 after one error line on stderr
  * (the other build cannot be run, does not speak the protocol, dies or hangs; nothing in
  * common) or when -max-regression's gate fails (then a line on stderr names the rows). */
-int against_run(const against_options *o, const bench_entry *sel, size_t count);
+int against_run(const against_options *o, const bench_row *const *sel, size_t count);
 
 /* The other side: serves the protocol on stdin and stdout until told to quit or stdin ends.
  * version is -serve-protocol's value as given. Returns the exit status.

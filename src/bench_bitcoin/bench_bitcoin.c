@@ -17,9 +17,8 @@
 #include "bench_bitcoin/instructions.h"
 #include "bench_bitcoin/options.h"
 #include "bench_bitcoin/outfile.h"
-#include "crypto/chacha20.h"
-#include "crypto/dispatch.h"
 #include "crypto/sha256.h"
+#include "crypto/variant.h"
 #include "util/alloc.h"
 
 #include <errno.h>
@@ -158,36 +157,31 @@ static void print_help(FILE *out)
 
 /* ---- selection ---- */
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(((const bench_entry *)a)->name, ((const bench_entry *)b)->name);
-}
-
-/* The registered benchmarks whose whole name matches o->filter (o->match, as
- * bench_parse_options found it), whose priority level o->priority includes and that this CPU
- * can run (bench_entry.available), sorted byte-wise into *selected (bb_free it). 0 and
- * *count (at least 1), or -1 after one error line (also when none is left, saying which
- * condition removed the last). */
-static int select_benchmarks(const bench_options *o, bench_entry **selected, size_t *count)
+/* The rows whose whole name matches o->filter (o->match, as bench_parse_options found it),
+ * whose priority level o->priority includes and that this CPU can run (bench_row_available),
+ * in byte-wise name order, into *selected (bb_free it). 0 and *count (at least 1), or -1
+ * after one error line (also when none is left, saying which condition removed the last). */
+static int select_benchmarks(const bench_options *o, const bench_row ***selected, size_t *count)
 {
     size_t total, i, n = 0, named = 0, leveled = 0;
-    const bench_entry *all = bench_registry(&total);
-    bench_entry *sel = bb_malloc_array(total, sizeof *sel);
+    const bench_row *all = bench_rows(&total);
+    const bench_row **sel = bb_malloc_array(total ? total : 1, sizeof *sel);
 
     if (!sel) {
         bench_error("out of memory");
         return -1;
     }
     for (i = 0; i < total; i++) {
+        unsigned level = all[i].def->priority ? all[i].def->priority : BENCH_PRIORITY_HIGH;
         if (o->filter && !o->match[i])
             continue;
         named++;
-        if (!(all[i].priority & o->priority))
+        if (!(level & o->priority))
             continue;
         leveled++;
-        if (all[i].available && !all[i].available())
+        if (!bench_row_available(&all[i]))
             continue;
-        sel[n++] = all[i];
+        sel[n++] = &all[i];
     }
     if (n == 0) {
         if (named == 0)
@@ -201,7 +195,6 @@ static int select_benchmarks(const bench_options *o, bench_entry **selected, siz
         bb_free(sel);
         return -1;
     }
-    qsort(sel, n, sizeof *sel, by_name);
     *selected = sel;
     *count = n;
     return 0;
@@ -287,61 +280,55 @@ done:
     return rc;
 }
 
-/* Calls fn, already configured, and checks that it made one result; 0, or -1 after one
- * error line. */
-static int run_one(nb_bench *b, const char *name, void (*fn)(nb_bench *bench))
+/* Runs row into b, already configured, and checks that it made one result; 0, or -1 after
+ * one error line. */
+static int run_one(nb_bench *b, const bench_row *row)
 {
     size_t before = nb_result_count(b);
     const char *endless = getenv("NANOBENCH_ENDLESS");
-    if (endless && strcmp(endless, name) == 0) /* the harness itself prints nothing */
-        fprintf(stderr, "NANOBENCH_ENDLESS set: running '%s' endlessly\n", name);
+    if (endless && strcmp(endless, row->name) == 0) /* the harness itself prints nothing */
+        fprintf(stderr, "NANOBENCH_ENDLESS set: running '%s' endlessly\n", row->name);
     errno = 0;
-    fn(b);
+    if (bench_row_run(row, b) != 0)
+        return -1;
     if (nb_get_error(b) != 0) {
         /* the harness's one error state: a failed write of the row, or memory */
         int e = errno;
         if (ferror(stdout))
-            bench_error("%s: writing the table to stdout failed: %s", name,
+            bench_error("%s: writing the table to stdout failed: %s", row->name,
                         e ? strerror(e) : "write error");
         else
-            bench_error("%s: the harness ran out of memory", name);
+            bench_error("%s: the harness ran out of memory", row->name);
         return -1;
     }
     if (nb_result_count(b) != before + 1) {
-        bench_error("%s: made %zu measurements instead of one (a benchmark must call "
-                   "nb_run exactly once)", name, nb_result_count(b) - before);
+        bench_error("%s: made %zu measurements instead of one", row->name,
+                    nb_result_count(b) - before);
         return -1;
     }
     if (nb_valgrind_counting() && !nb_result_has(nb_result_at(b, before), NB_INSTRUCTIONS)) {
         bench_error("%s: callgrind's counts could not be read back (NANOBENCH_CALLGRIND_OUT "
-                   "must name valgrind's --callgrind-out-file; -instructions sets both)", name);
+                   "must name valgrind's --callgrind-out-file; -instructions sets both)",
+                   row->name);
         return -1;
     }
     return 0;
 }
 
-/* Runs the selected benchmarks into b; 0, or -1 after one error line. A benchmark that pins a
- * SHA-256 implementation (SHA256_SHANI, ...) must put the automatic choice back, or every
- * later row would measure the pinned one: checked after each. */
+/* Runs the selected rows into b; 0, or -1 after one error line. */
 static int run_benchmarks(nb_bench *b, const nb_bench *defaults, const bench_options *o,
-                          const bench_entry *sel, size_t count)
+                          const bench_row *const *sel, size_t count)
 {
     size_t i, k;
-    const char *automatic = sha256_impl_current();
     for (i = 0; i < count; i++) {
         size_t rounds = o->asymptote_count ? o->asymptote_count : 1;
         size_t first = nb_result_count(b);
         for (k = 0; k < rounds; k++) {
-            configure(b, defaults, o, sel[i].name);
+            configure(b, defaults, o, sel[i]->name);
             if (o->asymptote_count)
                 nb_complexity_n(b, o->asymptote[k]);
-            if (run_one(b, sel[i].name, sel[i].fn) != 0)
+            if (run_one(b, sel[i]) != 0)
                 return -1;
-            if (strcmp(sha256_impl_current(), automatic) != 0) {
-                bench_error("%s: left SHA-256 on '%s' instead of the automatic '%s'",
-                            sel[i].name, sha256_impl_current(), automatic);
-                return -1;
-            }
         }
         if (o->asymptote_count && !o->sanity_check && print_bigo(b, first) != 0)
             return -1;
@@ -351,42 +338,33 @@ static int run_benchmarks(nb_bench *b, const nb_bench *defaults, const bench_opt
 
 /* ---- -compare ---- */
 
-/* Indexed by bench_hash_family. */
-typedef struct {
-    const char *label;
-    size_t (*list)(const char **names, size_t cap);
-    int (*force)(const char *name);
-    const char *(*current)(void);
-} hash_family;
-
-static const hash_family families[] = {
-    {"SHA1", sha1_impl_list, sha1_impl_force, sha1_impl_current},
-    {"SHA256", sha256_impl_list, sha256_impl_force, sha256_impl_current},
-    {"SHA512", sha512_impl_list, sha512_impl_force, sha512_impl_current},
-    {"ChaCha20", chacha20_impl_list, chacha20_impl_force, chacha20_impl_current},
-    {"SHA3-256", bench_sha3_impl_list, bench_sha3_impl_force, bench_sha3_impl_current},
-};
-
-/* More than any family has (SHA-256 has five). */
+/* More than any variant set has (SHA-256 has five). */
 #define MAX_IMPLS 16
 
-/* One row of -compare: a benchmark run on one implementation, or through OpenSSL. */
+/* One row of -compare: a benchmark run on one variant of its family, on the automatic
+ * choice, or through OpenSSL. */
 typedef struct {
-    char name[64];                 /* "SHA256 [shani]" */
-    const char *group;             /* the benchmark's name: its table's title */
-    const hash_family *family;
-    const char *impl;              /* "auto", an implementation, or NULL for OpenSSL */
-    bench_op_provider provide;
+    char name[BENCH_NAME_MAX + 32];    /* "SHA256 [shani]" */
+    const bench_row *group;            /* the benchmark: its table's title */
+    const crypto_variant_set *set;     /* its family's variants; NULL: none */
+    const char *impl;                  /* "auto", a variant, or NULL for OpenSSL */
+    const bench_def *def;              /* what runs: the benchmark, or its counterpart */
 } compare_row;
 
-/* The -compare rows for the selected benchmarks, in order: per benchmark [auto] first (the
- * baseline), then each implementation in the family's list order, then [openssl].
- * Benchmarks -compare does not know are skipped. 0 and *rows (bb_free it), or -1 after one
- * error line (also when no selected benchmark is known). */
-static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows, size_t *nrows)
+/* Whether -compare has rows for r: an unpinned benchmark with a family or a counterpart. */
+static int comparable(const bench_row *r)
 {
-    size_t known, i, j, k, n = 0;
-    const bench_compare_entry *cmp = bench_compare_registry(&known);
+    return !r->pin && (r->def->family || r->def->openssl);
+}
+
+/* The -compare rows for the selected benchmarks, in order: per benchmark [auto] first (the
+ * baseline), then each variant of its family in the set's order, then [openssl]. Benchmarks
+ * without either are skipped. 0 and *rows (bb_free it), or -1 after one error line (also when
+ * no selected benchmark has any). */
+static int compare_rows(const bench_row *const *sel, size_t count, compare_row **rows,
+                        size_t *nrows)
+{
+    size_t i, k, n = 0;
     compare_row *r = bb_malloc_array(count * (MAX_IMPLS + 2) + 1, sizeof *r);
 
     if (!r) {
@@ -394,34 +372,38 @@ static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows
         return -1;
     }
     for (i = 0; i < count; i++) {
-        const hash_family *fam;
+        const bench_def *d = sel[i]->def;
+        const crypto_variant_set *set = d->family ? crypto_variant_set_find(d->family) : NULL;
         const char *impls[MAX_IMPLS];
         size_t nimpl;
-        for (j = 0; j < known && strcmp(cmp[j].name, sel[i].name) != 0; j++)
-            ;
-        if (j == known)
+        if (!comparable(sel[i]))
             continue;
-        fam = &families[cmp[j].family];
-        nimpl = fam->list(impls, MAX_IMPLS);
+        nimpl = crypto_variant_list(set, impls, MAX_IMPLS);
         if (nimpl > MAX_IMPLS)
             nimpl = MAX_IMPLS;
         for (k = 0; k < nimpl + 2; k++) {
             const char *impl = k == 0 ? "auto" : k <= nimpl ? impls[k - 1] : NULL;
-            if (!impl && !cmp[j].openssl)
+            if (!impl && !d->openssl)
                 continue;
-            r[n].group = sel[i].name;
-            r[n].family = fam;
+            r[n].group = sel[i];
+            r[n].set = set;
             r[n].impl = impl;
-            r[n].provide = impl ? cmp[j].ours : cmp[j].openssl;
-            snprintf(r[n].name, sizeof r[n].name, "%s [%s]", sel[i].name,
+            r[n].def = impl ? d : d->openssl;
+            snprintf(r[n].name, sizeof r[n].name, "%s [%s]", sel[i]->name,
                      impl ? impl : "openssl");
             n++;
         }
     }
     if (n == 0) {
+        char known[512] = "";
+        size_t total, len = 0;
+        const bench_row *all = bench_rows(&total);
+        for (i = 0; i < total; i++)
+            if (comparable(&all[i]) && len < sizeof known)
+                len += (size_t)snprintf(known + len, sizeof known - len, "%s%s",
+                                        len ? ", " : "", all[i].name);
         bench_error("-compare: no selected benchmark has implementations to compare (those "
-                   "that do: CHACHA20_1MB, SHA1, SHA256, SHA256D64_1024, SHA256_32b, "
-                   "SHA3_256_1M, SHA512)");
+                    "that do: %s)", known);
         bb_free(r);
         return -1;
     }
@@ -433,19 +415,19 @@ static int compare_rows(const bench_entry *sel, size_t count, compare_row **rows
 /* One alternative of a -compare table: its row and its op's state. */
 typedef struct {
     const compare_row *row;
-    bench_op op;
-    int ready;                     /* op was provided (and is to be released) */
+    void *state;
+    int ready;                     /* the state was made (and is to be freed) */
 } compare_alt;
 
-/* nb_compare's op: pins the row's implementation, then runs the benchmark's op iters times.
- * The pin is inside the timed epoch, once per epoch (a lock and a name lookup, well under a
+/* nb_compare's op: pins the row's variant, then runs the benchmark's op iters times. The pin
+ * is inside the timed epoch, once per epoch (a lock and a name lookup, well under a
  * microsecond against epochs of a millisecond or more, and the same for every row). */
 static void compare_alt_run(void *arg, uint64_t iters)
 {
     compare_alt *a = arg;
-    if (a->row->impl)
-        a->row->family->force(a->row->impl);
-    a->op.op_n(a->op.arg, iters);
+    if (a->row->impl && a->row->set)
+        crypto_variant_force(a->row->set, a->row->impl);
+    a->row->def->op_n(a->state, iters);
 }
 
 /* Compares rows[0..n) (one benchmark's) in one nb_compare into b; 0, or -1 after one error
@@ -461,41 +443,43 @@ static int compare_group(nb_bench *b, const nb_bench *defaults, const bench_opti
     memset(alt, 0, sizeof alt);
     for (i = 0; i < n; i++) {
         alt[i].row = &rows[i];
-        if (rows[i].impl && rows[i].family->force(rows[i].impl) != 0) {
-            bench_error("-compare: cannot switch %s to '%s'", rows[i].family->label,
-                       rows[i].impl);
+        if (rows[i].impl && rows[i].set && crypto_variant_force(rows[i].set, rows[i].impl) != 0) {
+            bench_error("-compare: cannot switch %s to '%s'",
+                        crypto_variant_set_label(rows[i].set), rows[i].impl);
             goto done;
         }
-        if (rows[i].provide(&alt[i].op) != 0) {
-            bench_error("%s: out of memory", rows[i].name);
+        if (bench_state_new(rows[i].def, rows[i].name, bench_row_n(rows[i].group, -1),
+                            &alt[i].state) != 0)
             goto done;
-        }
         alt[i].ready = 1;
         alts[i].name = rows[i].name;
         alts[i].op = NULL;
         alts[i].arg = &alt[i];
         alts[i].op_n = compare_alt_run;
     }
-    configure(b, defaults, o, rows[0].group);
+    configure(b, defaults, o, rows[0].group->name);
     /* -min-time is spread over every epoch a row runs: 4 per round */
     if (!o->sanity_check && o->min_time_ns > 0)
         nb_min_epoch_time(b, (uint64_t)(o->min_time_ns / (double)nb_get_epochs(b) /
                                         NB_COMPARE_EPOCHS_PER_ROUND));
-    nb_title(b, rows[0].group);
-    nb_unit(nb_batch(b, alt[0].op.batch), alt[0].op.unit);
+    nb_title(b, rows[0].group->name);
+    if (rows[0].def->batch > 0)
+        nb_batch(b, rows[0].def->batch);
+    if (rows[0].def->unit)
+        nb_unit(b, rows[0].def->unit);
     errno = 0;
     c = nb_compare(b, alts, n);
     if (!c || nb_get_error(b) != 0) {
         int e = errno;
         if (c && ferror(stdout))
-            bench_error("%s: writing the table to stdout failed: %s", rows[0].group,
+            bench_error("%s: writing the table to stdout failed: %s", rows[0].group->name,
                         e ? strerror(e) : "write error");
         else
-            bench_error("%s: the harness ran out of memory", rows[0].group);
+            bench_error("%s: the harness ran out of memory", rows[0].group->name);
         goto done;
     }
     if (nb_result_count(b) != before + n) {
-        bench_error("%s: -compare made %zu results for %zu rows", rows[0].group,
+        bench_error("%s: -compare made %zu results for %zu rows", rows[0].group->name,
                    nb_result_count(b) - before, n);
         goto done;
     }
@@ -503,35 +487,55 @@ static int compare_group(nb_bench *b, const nb_bench *defaults, const bench_opti
 done:
     nb_comparison_free(c);
     for (i = 0; i < n; i++)
-        if (alt[i].ready && alt[i].op.release)
-            alt[i].op.release(alt[i].op.arg);
+        if (alt[i].ready)
+            bench_state_free(alt[i].row->def, alt[i].state);
     return rc;
 }
 
+/* Puts every variant set back on its automatic choice. */
+static void all_automatic(void)
+{
+    const crypto_variant_set *sets[32];
+    size_t n = crypto_variant_sets(sets, sizeof sets / sizeof sets[0]), i;
+    for (i = 0; i < n && i < sizeof sets / sizeof sets[0]; i++)
+        crypto_variant_force(sets[i], "auto");
+}
+
 /* Runs the -compare rows into b, one nb_compare and table per benchmark, and puts every
- * family back on its autodetected implementation; 0, or -1 after one error line. */
+ * family back on its automatic choice; 0, or -1 after one error line. */
 static int run_compare(nb_bench *b, const nb_bench *defaults, const bench_options *o,
                        const compare_row *rows, size_t n)
 {
-    size_t i = 0, j, f;
+    size_t i = 0, j;
     int rc = 0;
     while (i < n && rc == 0) {
         for (j = i + 1; j < n && rows[j].group == rows[i].group; j++)
             ;
         rc = compare_group(b, defaults, o, rows + i, j - i);
-        for (f = 0; f < sizeof families / sizeof families[0]; f++)
-            families[f].force("auto");
+        all_automatic();
         i = j;
     }
     return rc;
 }
 
+/* What every variant set runs now, "SHA1 'shani', SHA256 '...', ...", into buf. */
+static const char *variants_in_use(char *buf, size_t cap)
+{
+    const crypto_variant_set *sets[32];
+    size_t n = crypto_variant_sets(sets, sizeof sets / sizeof sets[0]), i, len = 0;
+    buf[0] = '\0';
+    for (i = 0; i < n && i < sizeof sets / sizeof sets[0] && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s '%s'", i ? ", " : "",
+                                crypto_variant_set_label(sets[i]),
+                                crypto_variant_current(sets[i]));
+    return buf;
+}
+
 static void compare_notes(void)
 {
-    fprintf(stderr, "-compare: [auto] is SHA1 '%s', SHA256 '%s', SHA512 '%s', ChaCha20 '%s'; "
-            "relative is [auto]'s time over the row's, measured paired and interleaved\n",
-            sha1_impl_current(), sha256_impl_current(), sha512_impl_current(),
-            chacha20_impl_current());
+    char used[512];
+    fprintf(stderr, "-compare: [auto] is %s; relative is [auto]'s time over the row's, "
+            "measured paired and interleaved\n", variants_in_use(used, sizeof used));
 #ifndef HAVE_OPENSSL
     /* a note, like the line above, not an error: the run goes on */
     fputs("-compare: built without OpenSSL, so there are no [openssl] rows\n", stderr);
@@ -561,7 +565,7 @@ static void pin_to_one_cpu(void)
 int main(int argc, char **argv)
 {
     bench_options o;
-    bench_entry *sel = NULL;
+    const bench_row **sel = NULL;
     compare_row *rows = NULL;
     size_t count = 0, nrows = 0, i;
     nb_bench *b = NULL, *defaults = NULL;
@@ -647,7 +651,7 @@ int main(int argc, char **argv)
     }
     if (o.list) {
         for (i = 0; i < count; i++)
-            puts(sel[i].name);
+            puts(sel[i]->name);
         status = 0;
         goto flush;
     }
@@ -674,11 +678,11 @@ int main(int argc, char **argv)
     }
 
     fprintf(stderr, "Using the '%s' SHA256 implementation\n", sha256_autodetect());
-    if (nb_valgrind_counting())
-        fprintf(stderr, "Counting instructions under callgrind; the hashes run SHA1 '%s', "
-                "SHA256 '%s', SHA512 '%s', ChaCha20 '%s' (valgrind's CPU has no SHA-NI or "
-                "AVX-512)\n", sha1_impl_current(), sha256_impl_current(),
-                sha512_impl_current(), chacha20_impl_current());
+    if (nb_valgrind_counting()) {
+        char used[512];
+        fprintf(stderr, "Counting instructions under callgrind; the hashes run %s (valgrind's "
+                "CPU has no SHA-NI or AVX-512)\n", variants_in_use(used, sizeof used));
+    }
     if (!o.no_pin)
         pin_to_one_cpu();
     if (o.compare) {

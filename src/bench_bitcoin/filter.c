@@ -4,6 +4,7 @@
 #endif
 
 #include "bench_bitcoin/filter.h"
+#include "bench_bitcoin/bench.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -122,7 +123,7 @@ static void write_all(int fd, const void *buf, size_t len)
 }
 
 /* In the child: compile, match every name, write the verdict and the selection to fd. */
-static void child(int fd, const char *pattern, const bench_entry *all, size_t count,
+static void child(int fd, const char *pattern, const char *const *names, size_t count,
                   unsigned char *selected, const struct rlimit *cpu)
 {
     struct rlimit core = {0, 0};
@@ -151,8 +152,8 @@ static void child(int fd, const char *pattern, const bench_entry *all, size_t co
              * exists exactly when the one returned starts at 0 and ends at the end: no
              * rewriting of the user's pattern into "^(...)$". */
             regmatch_t m;
-            int rc = regexec(&re, all[i].name, 1, &m, 0);
-            selected[i] = rc == 0 && m.rm_so == 0 && (size_t)m.rm_eo == strlen(all[i].name);
+            int rc = regexec(&re, names[i], 1, &m, 0);
+            selected[i] = rc == 0 && m.rm_so == 0 && (size_t)m.rm_eo == strlen(names[i]);
             if (rc != 0 && rc != REG_NOMATCH) {
                 v.rc = rc;   /* REG_ESPACE: not "no match", or a benchmark would be left out */
                 v.matching = 1;
@@ -194,7 +195,7 @@ static int read_all(int fd, void *buf, size_t len)
     return 0;
 }
 
-int filter_select(const char *pattern, const bench_entry *all, size_t count,
+int filter_select(const char *pattern, const char *const *names, size_t count,
                   unsigned char *selected)
 {
     int fds[2], status, got;
@@ -243,7 +244,7 @@ int filter_select(const char *pattern, const bench_entry *all, size_t count,
     }
     if (pid == 0) {
         close(fds[0]);
-        child(fds[1], pattern, all, count, selected, &cpu);
+        child(fds[1], pattern, names, count, selected, &cpu);
     }
     close(fds[1]);
     got = read_all(fds[0], &v, sizeof v) == 0 && read_all(fds[0], selected, count) == 0;

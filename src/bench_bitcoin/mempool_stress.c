@@ -7,17 +7,18 @@
 
 typedef struct {
     mempool *pool;
-    const mempool_workload *w;
-    int failed;
+    mempool_workload w;
+    int made;                   /* w was made (and is to be destroyed) */
 } complex_ctx;
 
-/* One iteration; the pool is empty before and after, so it is reused. */
+/* One iteration; the pool is empty before and after, so it is reused. The workload holds no
+ * duplicates or conflicts, so only memory can make an addition fail. */
 static void complex_mempool_op(void *arg) {
     complex_ctx *c = arg;
     size_t i, left;
-    for (i = 0; i < c->w->count; i++) {
-        if (mempool_add(c->pool, &c->w->txs[i]) != MEMPOOL_OK) {
-            c->failed = 1;
+    for (i = 0; i < c->w.count; i++) {
+        if (mempool_add(c->pool, &c->w.txs[i]) != MEMPOOL_OK) {
+            bench_out_of_memory("ComplexMemPool");
         }
     }
     mempool_trim(c->pool, mempool_total_size(c->pool) * 3 / 4, NULL, NULL);
@@ -26,38 +27,35 @@ static void complex_mempool_op(void *arg) {
     nb_do_not_optimize_away(left);
 }
 
-const uint64_t *bench_mempool_salt(void) {
-    static const uint64_t fixed[2] = {UINT64_C(0x9e3779b97f4a7c15),
-                                      UINT64_C(0xd1b54a32d192ed03)};
-    return nb_valgrind_counting() ? fixed : NULL;
+NB_OP_N(complex_mempool_n, complex_mempool_op)
+
+/* n is 800 (the row's complexity_n) unless -asymptote gives it; then bench_bitcoin has
+ * checked that it is a whole number from 1 to the bound. Clamped anyway, so that no n (1e12,
+ * say) reaches the int conversion out of range. Core keeps 800 for n = 1 too; here
+ * -asymptote=1 runs one child, so that every row's complexityN is the size it measured. */
+static int complex_setup(void *state, double n) {
+    complex_ctx *c = state;
+    int childTxs = n < BENCH_MAX_COMPLEXITY_N ? (int)n : BENCH_MAX_COMPLEXITY_N;
+    if (childTxs < 1) {
+        childTxs = 1;
+    }
+    if (mempool_workload_make(&c->w, (size_t)childTxs, MEMPOOL_WORKLOAD_SEED) != 0) {
+        return -1;
+    }
+    c->made = 1;
+    return (c->pool = mempool_new(bench_mempool_salt())) != NULL ? 0 : -1;
 }
 
-void ComplexMemPool(nb_bench *bench) {
-    int childTxs = 800;
-    mempool_workload w;
-    complex_ctx c;
-    double n = nb_get_complexity_n(bench);
-    /* n is unset (negative) unless -asymptote gives it; then bench_bitcoin has checked that it
-     * is a whole number from 1 to the bound. Clamp anyway, so that no n (1e12, say) reaches the
-     * int conversion out of range. Core keeps 800 for n = 1 too; here -asymptote=1 runs one
-     * child, so that every row's complexityN is the size it measured. */
-    if (n >= 1) {
-        childTxs = n < BENCH_MAX_COMPLEXITY_N ? (int)n : BENCH_MAX_COMPLEXITY_N;
-    }
-    if (mempool_workload_make(&w, (size_t)childTxs, MEMPOOL_WORKLOAD_SEED) != 0) {
-        bench_out_of_memory("ComplexMemPool");
-    }
-    c.w = &w;
-    c.failed = 0;
-    if ((c.pool = mempool_new(bench_mempool_salt())) == NULL) {
-        mempool_workload_destroy(&w);
-        bench_out_of_memory("ComplexMemPool");
-    }
-    nb_run(bench, complex_mempool_op, &c);
-    mempool_free(c.pool);
-    mempool_workload_destroy(&w);
-    /* The workload holds no duplicates or conflicts, so only memory can fail. */
-    if (c.failed) {
-        bench_out_of_memory("ComplexMemPool");
+static void complex_teardown(void *state) {
+    complex_ctx *c = state;
+    mempool_free(c->pool);
+    if (c->made) {
+        mempool_workload_destroy(&c->w);
     }
 }
+
+const bench_def bench_defs_mempool_stress[] = {
+    {.name = "ComplexMemPool", .state_size = sizeof(complex_ctx), .setup = complex_setup,
+     .op_n = complex_mempool_n, .teardown = complex_teardown, .complexity_n = 800},
+    BENCH_DEFS_END
+};

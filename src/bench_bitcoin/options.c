@@ -284,13 +284,22 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         if (IS("filter")) {
             /* Checked here, every occurrence: a bad value is an error even when a later
              * -filter replaces it, as for the numeric options. */
-            size_t total;
-            const bench_entry *all = bench_registry(&total);
-            if (!o->match && !(o->match = bb_malloc_array(total, 1))) {
+            size_t total, k;
+            const bench_row *all = bench_rows(&total);
+            const char **names = bb_malloc_array(total ? total : 1, sizeof *names);
+            int rc;
+            if (!o->match)
+                o->match = bb_malloc_array(total ? total : 1, 1);
+            if (!o->match || !names) {
+                bb_free(names);
                 bench_error("-filter: out of memory");
                 return -1;
             }
-            if (filter_select(value, all, total, o->match) != 0)
+            for (k = 0; k < total; k++)
+                names[k] = all[k].name;
+            rc = filter_select(value, names, total, o->match);
+            bb_free(names);
+            if (rc != 0)
                 return -1;
             o->filter = value;
         } else if (IS("asymptote")) {

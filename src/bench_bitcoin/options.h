@@ -20,8 +20,8 @@
 /* What the command line asked for. */
 typedef struct {
     const char *filter;      /* NULL: every benchmark */
-    unsigned char *match;    /* the last -filter's verdict per registry entry (bench_registry
-                                order), kept from its check; NULL with filter */
+    unsigned char *match;    /* the last -filter's verdict per row (bench_rows order), kept
+                                from its check; NULL without filter */
     int list;
     int sanity_check;
     int help;

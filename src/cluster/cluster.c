@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "crypto/random.h"
 #include "util/alloc.h"
 
 /* Items, and per item its ancestors and descendants (each including the item) as bit sets of
@@ -55,76 +56,14 @@ static inline unsigned cl_popcount(uint64_t v)
     return (unsigned)((v * UINT64_C(0x0101010101010101)) >> 56);
 }
 
-/* ---- Core's InsecureRandomContext (xoroshiro128++ seeded by SplitMix64) with its bit
- * buffer, so that a seed gives the choices Core's Linearize makes ---------------------------- */
-
-typedef struct {
-    uint64_t s0, s1, buf;
-    int bufsize;
-} cl_rng;
-
-static uint64_t cl_splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-static void cl_rng_seed(cl_rng *r, uint64_t seed)
-{
-    r->s0 = cl_splitmix(&seed);
-    r->s1 = cl_splitmix(&seed);
-    r->buf = 0;
-    r->bufsize = 0;
-}
-
-static inline uint64_t cl_rotl(uint64_t v, int k)
-{
-    return (v << k) | (v >> (64 - k));
-}
-
-static inline uint64_t cl_rng_64(cl_rng *r)
-{
-    uint64_t s0 = r->s0, s1 = r->s1, out = cl_rotl(s0 + s1, 17) + s0;
-    s1 ^= s0;
-    r->s0 = cl_rotl(s0, 49) ^ s1 ^ (s1 << 21);
-    r->s1 = cl_rotl(s1, 28);
-    return out;
-}
-
-/* bits (0 to 63) random bits, taken from the buffer of a 64-bit draw first. */
-static inline uint64_t cl_rng_bits(cl_rng *r, int bits)
-{
-    uint64_t v;
-    if (bits <= r->bufsize) {
-        v = r->buf;
-        r->buf >>= bits;
-        r->bufsize -= bits;
-    } else {
-        uint64_t gen = cl_rng_64(r);
-        v = (gen << r->bufsize) | r->buf;
-        r->buf = gen >> (bits - r->bufsize);
-        r->bufsize = 64 + r->bufsize - bits;
-    }
-    return v & (((uint64_t)1 << bits) - 1);
-}
-
-/* Uniform in [0, range), range >= 1: the bits max needs, redrawn until in range. */
-static inline uint64_t cl_rng_range(cl_rng *r, uint64_t range)
-{
-    uint64_t max = range - 1, v;
-    int bits = max ? 64 - __builtin_clzll(max) : 0;
-    do {
-        v = cl_rng_bits(r, bits);
-    } while (v > max);
-    return v;
-}
-
-static inline unsigned cl_rng_bool(cl_rng *r)
-{
-    return (unsigned)cl_rng_bits(r, 1);
-}
+/* Core's InsecureRandomContext (crypto/random.h): the generator SFL draws its choices from,
+ * under the names the algorithms use. */
+typedef insecurerandom_ctx cl_rng;
+#define cl_rng_seed insecurerandom_init
+#define cl_rng_64 insecurerandom_rand64
+#define cl_rng_bits insecurerandom_randbits
+#define cl_rng_range insecurerandom_randrange
+#define cl_rng_bool(r) ((unsigned)insecurerandom_randbool(r))
 
 /* ---- the algorithms, once per set width --------------------------------------------------- */
 

@@ -18,24 +18,6 @@
 static char message[1024];
 static char program[] = "bench_bitcoin";
 
-/* The registry by name only: the parser reads the names (-filter), never runs a benchmark, so
- * this target links the parser alone rather than every benchmark. */
-static void not_run(nb_bench *bench)
-{
-    (void)bench;
-    abort();
-}
-
-#define CLI_ENTRY(name) {#name, not_run, BENCH_PRIORITY_HIGH, NULL},
-#define CLI_ENTRY_EX(name, level, available) {#name, not_run, level, NULL},
-static const bench_entry names[] = {BENCH_BITCOIN_LIST(CLI_ENTRY, CLI_ENTRY_EX)};
-
-const bench_entry *bench_registry(size_t *count)
-{
-    *count = sizeof names / sizeof names[0];
-    return names;
-}
-
 /* Parses argv into o with the error line captured in message; returns the parser's status. */
 static int parse(int argc, char **argv, bench_options *o)
 {
@@ -74,7 +56,7 @@ static void check_result(int rc, const bench_options *o)
 static int same(const bench_options *a, const bench_options *b)
 {
     size_t total;
-    bench_registry(&total);
+    bench_rows(&total);
     return a->filter == b->filter && a->list == b->list && a->sanity_check == b->sanity_check
            && a->help == b->help && a->compare == b->compare && a->no_pin == b->no_pin
            && a->min_time_ns == b->min_time_ns && a->output_csv == b->output_csv

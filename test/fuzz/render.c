@@ -10,7 +10,7 @@
 #include "fuzz.h"
 
 #include "bench/nanobench.h"
-#include "bench/nb_internal.h"
+#include "bench/nb_test_hooks.h"
 #include "util/alloc.h"
 
 #include <errno.h>
