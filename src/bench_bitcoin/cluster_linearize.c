@@ -132,21 +132,10 @@ typedef struct {
 static int lin_setup(lin_ctx *c, const char *name, const char *const *hex, size_t index,
                      const char *sizes, uint64_t cost)
 {
-    unsigned char buf[2048];
-    const char *h = hex[index];
-    size_t len = strlen(h) / 2, i;
     char have[32];
-    if (len > sizeof(buf))
-        return -1;
-    for (i = 0; i < len; i++) {
-        unsigned v;
-        if (sscanf(h + 2 * i, "%2x", &v) != 1)
-            return -1;
-        buf[i] = (unsigned char)v;
-    }
     c->name = name;
     c->total_cost = cost;
-    if ((c->g = cluster_graph_deserialize(buf, len, 64, NULL)) == NULL)
+    if ((c->g = cluster_recorded_graph(hex[index])) == NULL)
         return -1;
     snprintf(have, sizeof(have), "_%utx_%udep", cluster_graph_count(c->g),
              cluster_graph_dependency_count(c->g));
@@ -225,7 +214,7 @@ RECORDED_CLUSTERS(LIN_SETUP)
      .setup = total_setup_##kind##i, .op_n = total_n, .teardown = lin_teardown}, \
     {.name = "LinearizeOptimally" #kind "PerCost" sizes, .state_size = sizeof(lin_ctx), \
      .setup = per_cost_setup_##kind##i, .op_n = per_cost_n, .teardown = lin_teardown, \
-     .batch = cost, .unit = "cost", .epochs = 3},
+     .batch = cost, .unit = "cost", .max_epochs = 3},
 
 const bench_def bench_defs_cluster_linearize[] = {
     POST_DEF(16) POST_DEF(32) POST_DEF(48) POST_DEF(64) POST_DEF(75) POST_DEF(99)
