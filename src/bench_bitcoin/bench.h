@@ -43,7 +43,7 @@
  *    setup returns 0, or -1 when memory runs out.
  *  - An op never prints and keeps its result where the compiler cannot prove it dead (in
  *    the state, or through nb_do_not_optimize_away). An op that cannot get memory calls
- *    bench_out_of_memory (below), which ends the process.
+ *    bench_out_of_memory (diag.h), which ends the process.
  *  - -compare makes one state per alternative (the row on each variant, OpenSSL's), so a
  *    state must not live in static storage, except an OpenSSL counterpart's, which only
  *    ever has one state at a time.
@@ -68,6 +68,9 @@
     X(prevector) \
     X(mempool_stress) \
     X(mempool_eviction) \
+    X(mempool_ephemeral) \
+    X(rpc_mempool) \
+    X(cluster_linearize) \
     X(muhash) \
     X(random) \
     X(hashpadding) \
@@ -167,6 +170,7 @@ const uint64_t *bench_mempool_salt(void);
 /* The largest -asymptote value: ComplexMemPool's number of child transactions, whose memory
  * grows with its square (10000: about 170 MB, 30000: 1.4 GB). */
 #define BENCH_MAX_COMPLEXITY_N 10000
+#define BENCH_MAX_COMPLEXITY_N_TEXT "10000"
 
 /* An OpenSSL counterpart's address for a bench_def's .openssl, NULL when built without
  * OpenSSL: BENCH_OPENSSL(sha1) is &bench_openssl_sha1 (crypto_openssl.h declares them). */
@@ -176,18 +180,6 @@ const uint64_t *bench_mempool_salt(void);
 #define BENCH_OPENSSL(name) NULL
 #endif
 
-/* Prints "bench_bitcoin: " and the formatted message as one line on stderr. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-void bench_error(const char *fmt, ...);
-
-/* For a benchmark whose op cannot get memory (it has no way to return an error): prints
- * "bench_bitcoin: <name>: out of memory" on stderr, removes any temporary output file and
- * exits with status 1. Does not return. */
-#if defined(__GNUC__)
-__attribute__((noreturn))
-#endif
-void bench_out_of_memory(const char *name);
+#include "bench_bitcoin/diag.h"
 
 #endif
