@@ -2,13 +2,15 @@
  * OpenSSL's, in one process.
  *
  * Not a test (speed is never asserted): a comparison program built on demand
- * with `make test/crypto_speed` (figures in doc/crypto.md).
+ * with `make test/crypto_speed` (figures in doc/measurements.md). Prints the
+ * time of the process's first detection (sha256_autodetect: every self-test,
+ * and SHA-256's race) first.
  *
  *   test/crypto_speed [-r ROUNDS] [BENCHMARK...]
  *
- * Each benchmark has one row per implementation (every SHA-256, SHA-1 and
- * SHA-512 implementation that sha*_impl_list reports, then "auto", the
- * autodetected set) and one for OpenSSL. The rows of a benchmark are timed
+ * Each benchmark has one row per implementation (every variant that its
+ * primitive's set lists, crypto_variant_list, then "auto", the autodetected
+ * choice) and one for OpenSSL. The rows of a benchmark are timed
  * in turns, round after round (ROUNDS, default 15), so a noisy neighbour
  * slows them alike; each timed batch lasts about 2 ms. Time is this
  * thread's CPU time, not wall time: on a shared machine the time the
@@ -48,7 +50,6 @@
 #include <time.h>
 
 #include "crypto/chacha20.h"
-#include "crypto/dispatch.h"
 #include "crypto/impl.h"
 #include "crypto/ripemd160.h"
 #include "crypto/sha1.h"
@@ -56,6 +57,7 @@
 #include "crypto/sha3.h"
 #include "crypto/sha512.h"
 #include "crypto/siphash.h"
+#include "crypto/variant.h"
 #include "util/timing.h"
 
 #ifdef HAVE_OPENSSL
@@ -86,7 +88,7 @@ static volatile uint64_t sink;
 
 typedef struct {
     char label[48];
-    int (*force)(const char *name);   /* NULL: nothing to switch */
+    const crypto_variant_set *set;    /* NULL: nothing to switch */
     const char *impl;
     void (*op)(void);
     int openssl;                      /* the reference row */
@@ -299,7 +301,7 @@ static int sip_setup(void) { return 0; }
 
 static void prepare(const row *r)
 {
-    if (r->force && r->force(r->impl) != 0) {
+    if (r->set && crypto_variant_force(r->set, r->impl) != 0) {
         fprintf(stderr, "crypto_speed: cannot force %s\n", r->impl);
         exit(1);
     }
@@ -345,28 +347,28 @@ static void compare(const char *title, const char *unit, row *rows, size_t n, in
     }
 }
 
-/* The rows of one benchmark: each implementation of a hash (list/force/
- * current NULL: just "standard"), "auto", then OpenSSL when ossl_op. */
-static size_t make_rows(row *rows, size_t (*list)(const char **, size_t),
-                        int (*force)(const char *), const char *(*current)(void),
-                        void (*op)(void), void (*ossl_op)(void), double units)
+/* The rows of one benchmark: each implementation in the primitive's variant set (no set:
+ * just "standard"), "auto", then OpenSSL when ossl_op. */
+static size_t make_rows(row *rows, const crypto_variant_set *set, void (*op)(void),
+                        void (*ossl_op)(void), double units)
 {
     const char *names[MAX_ROWS];
-    size_t n = list ? list(names, MAX_ROWS - 2) : 0, k = 0;
+    size_t n = set ? crypto_variant_list(set, names, MAX_ROWS - 2) : 0, k = 0;
 
-    if (list == NULL) {
+    if (set == NULL) {
         rows[k] = (row){.op = op, .units = units};
         snprintf(rows[k++].label, sizeof rows[0].label, "standard");
     }
     for (size_t i = 0; i < n && i < MAX_ROWS - 2; i++) {
-        rows[k] = (row){.force = force, .impl = names[i], .op = op, .units = units};
-        force(names[i]);
-        snprintf(rows[k++].label, sizeof rows[0].label, "%s", current());
+        rows[k] = (row){.set = set, .impl = names[i], .op = op, .units = units};
+        crypto_variant_force(set, names[i]);
+        snprintf(rows[k++].label, sizeof rows[0].label, "%s", crypto_variant_current(set));
     }
-    if (list != NULL) {
-        rows[k] = (row){.force = force, .impl = "auto", .op = op, .units = units};
-        force("auto");
-        snprintf(rows[k++].label, sizeof rows[0].label, "auto: %s", current());
+    if (set != NULL) {
+        rows[k] = (row){.set = set, .impl = "auto", .op = op, .units = units};
+        crypto_variant_force(set, "auto");
+        snprintf(rows[k++].label, sizeof rows[0].label, "auto: %s",
+                 crypto_variant_current(set));
     }
     if (ossl_op != NULL) {
         rows[k] = (row){.op = ossl_op, .openssl = 1, .units = units};
@@ -375,11 +377,9 @@ static size_t make_rows(row *rows, size_t (*list)(const char **, size_t),
     return k;
 }
 
+/* family: the variant set whose implementations get a row each (NULL: none). */
 typedef struct {
-    const char *name, *unit;
-    size_t (*list)(const char **, size_t);
-    int (*force)(const char *);
-    const char *(*current)(void);
+    const char *name, *unit, *family;
     void (*op)(void), (*ossl_op)(void);
     double units;
 } benchmark;
@@ -387,29 +387,21 @@ typedef struct {
 int main(int argc, char **argv)
 {
     benchmark benches[] = {
-        {"SHA1", "1 MB, ns/byte", sha1_impl_list, sha1_impl_force, sha1_impl_current,
-         op_sha1, ossl_sha1, BIG},
-        {"SHA256", "1 MB, ns/byte", sha256_impl_list, sha256_impl_force, sha256_impl_current,
-         op_sha256, ossl_sha256, BIG},
-        {"SHA512", "1 MB, ns/byte", sha512_impl_list, sha512_impl_force, sha512_impl_current,
-         op_sha512, ossl_sha512, BIG},
-        {"RIPEMD160", "1 MB, ns/byte", NULL, NULL, NULL, op_ripemd160, ossl_ripemd160, BIG},
-        {"SHA3_256_1M", "1 MB, ns/byte", NULL, NULL, NULL, op_sha3_256, ossl_sha3_256, BIG},
-        {"SHA256_32b", "ns/hash", sha256_impl_list, sha256_impl_force, sha256_impl_current,
-         op_sha256_32b, ossl_sha256_32b, 1},
-        {"SHA256_1block", "transform only, ns/block", sha256_impl_list, sha256_impl_force,
-         sha256_impl_current, op_sha256_1block, NULL, 1},
-        {"SHA256D64_1024", "ns/input", sha256_impl_list, sha256_impl_force,
-         sha256_impl_current, op_d64, ossl_d64, D64_BLOCKS},
-        {"SipHash_32b", "ns/hash", NULL, NULL, NULL, op_siphash32, ossl_siphash32, SIP_CHAIN},
-        {"SipHash_32b_stream", "ns/hash", NULL, NULL, NULL, op_siphash32_stream, NULL,
-         SIP_CHAIN},
-        {"CHACHA20_1MB", "keystream, ns/byte", chacha20_impl_list, chacha20_force,
-         chacha20_implementation, op_chacha20, ossl_chacha20, BIG},
-        {"CHACHA20_CRYPT_1MB", "XOR, ns/byte", chacha20_impl_list, chacha20_force,
-         chacha20_implementation, op_chacha20_crypt, ossl_chacha20_crypt, BIG},
-        {"CHACHA20_64", "64-byte keystream, ns/call", chacha20_impl_list, chacha20_force,
-         chacha20_implementation, op_chacha20_64, ossl_chacha20_64, 1},
+        {"SHA1", "1 MB, ns/byte", "sha1", op_sha1, ossl_sha1, BIG},
+        {"SHA256", "1 MB, ns/byte", "sha256", op_sha256, ossl_sha256, BIG},
+        {"SHA512", "1 MB, ns/byte", "sha512", op_sha512, ossl_sha512, BIG},
+        {"RIPEMD160", "1 MB, ns/byte", NULL, op_ripemd160, ossl_ripemd160, BIG},
+        {"SHA3_256_1M", "1 MB, ns/byte", NULL, op_sha3_256, ossl_sha3_256, BIG},
+        {"SHA256_32b", "ns/hash", "sha256", op_sha256_32b, ossl_sha256_32b, 1},
+        {"SHA256_1block", "transform only, ns/block", "sha256", op_sha256_1block, NULL, 1},
+        {"SHA256D64_1024", "ns/input", "sha256", op_d64, ossl_d64, D64_BLOCKS},
+        {"SipHash_32b", "ns/hash", NULL, op_siphash32, ossl_siphash32, SIP_CHAIN},
+        {"SipHash_32b_stream", "ns/hash", NULL, op_siphash32_stream, NULL, SIP_CHAIN},
+        {"CHACHA20_1MB", "keystream, ns/byte", "chacha20", op_chacha20, ossl_chacha20, BIG},
+        {"CHACHA20_CRYPT_1MB", "XOR, ns/byte", "chacha20", op_chacha20_crypt,
+         ossl_chacha20_crypt, BIG},
+        {"CHACHA20_64", "64-byte keystream, ns/call", "chacha20", op_chacha20_64,
+         ossl_chacha20_64, 1},
     };
     const size_t n_benches = sizeof benches / sizeof benches[0];
     row rows[MAX_ROWS];
@@ -452,20 +444,27 @@ int main(int argc, char **argv)
             if (strcmp(benches[b].name, "SipHash_32b") == 0)
                 benches[b].ossl_op = NULL;
     }
-    printf("sha256_autodetect: %s; medians of %d rounds\n", sha256_autodetect(), rounds);
+    {
+        /* the process's first detection: every self-test, and SHA-256's race */
+        double t = bb_clock_ns(CLOCK_MONOTONIC);
+        const char *chosen = sha256_autodetect();
+        t = bb_clock_ns(CLOCK_MONOTONIC) - t;
+        printf("sha256_autodetect: %s (first call %.2f ms); medians of %d rounds\n", chosen,
+               t / 1e6, rounds);
+    }
 
     for (size_t b = 0; b < n_benches; b++) {
+        const crypto_variant_set *set;
         size_t n;
         int wanted = first == argc;
         for (int a = first; a < argc; a++)
             wanted |= strcmp(argv[a], benches[b].name) == 0;
         if (!wanted)
             continue;
-        n = make_rows(rows, benches[b].list, benches[b].force, benches[b].current,
-                      benches[b].op, benches[b].ossl_op, benches[b].units);
+        set = benches[b].family ? crypto_variant_set_find(benches[b].family) : NULL;
+        n = make_rows(rows, set, benches[b].op, benches[b].ossl_op, benches[b].units);
         compare(benches[b].name, benches[b].unit, rows, n, rounds);
-        if (benches[b].force)
-            benches[b].force("auto");
+        crypto_variant_force(set, "auto");
         ran++;
     }
 #ifdef HAVE_OPENSSL_SIPHASH

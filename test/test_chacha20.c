@@ -4,9 +4,9 @@
  * set_iv keeping the counter, copies; OpenSSL's EVP_chacha20 on random keys,
  * IVs, seeks (across the carry from word 12 into 13) and split calls; every
  * implementation this CPU runs against the portable one on random lengths,
- * offsets and counters; the first call, which makes the choice, made from
- * several threads at once; and the start-up self-test refusing broken block
- * functions.
+ * offsets and counters; the process's first detection made from several
+ * threads at once, each going on to its ChaCha20 call; and the start-up
+ * self-test refusing broken block functions.
  *
  * Usage: test_chacha20 [--quick]   (--quick: fewer random rounds, for valgrind) */
 #ifdef HAVE_CONFIG_H
@@ -22,6 +22,7 @@
 #include "crypto/chacha20.h"
 #include "crypto/chacha20_impl.h"
 #include "crypto/cpuid.h"
+#include "crypto/variant.h"
 
 #ifdef HAVE_OPENSSL
 #include <openssl/evp.h>
@@ -52,7 +53,7 @@ static void check_hex_eq(const unsigned char *got, const char *want_hex, const c
     CHECKF(memcmp(got, want, n) == 0, "%s: got %s, want %s", what, hex, want_hex);
 }
 
-/* ---- the first call, from several threads ------------------------------------ */
+/* ---- the first detection, from several threads ---------------------------------- */
 
 #define FIRST_THREADS 4
 #define FIRST_LEN (64 * 37 + 5)
@@ -60,8 +61,10 @@ static void check_hex_eq(const unsigned char *got, const char *want_hex, const c
 static pthread_barrier_t first_barrier;
 static unsigned char first_out[FIRST_THREADS][FIRST_LEN];
 
-/* Each thread waits for the others, then makes its first ChaCha20 call: the
- * one that chooses the implementation, racing the others'. */
+/* Each thread waits for the others, then detects (the first detection of the
+ * process, racing the others': one runs the self-tests and installs, the
+ * others wait; a later one writes nothing) and makes its ChaCha20 call, while
+ * the others may still be detecting. */
 static void *first_call(void *arg)
 {
     unsigned char *out = arg;
@@ -70,11 +73,12 @@ static void *first_call(void *arg)
     chacha20_set_key(&c, key);
     chacha20_seek(&c, 0xfffffffe);
     pthread_barrier_wait(&first_barrier);
+    crypto_autodetect();
     chacha20_keystream(&c, out, FIRST_LEN);
     return NULL;
 }
 
-/* Must run before anything else in the process calls ChaCha20. */
+/* Must run before anything else in the process detects. */
 static void test_first_call_threads(void)
 {
     pthread_t t[FIRST_THREADS];
@@ -104,6 +108,12 @@ static void test_first_call_threads(void)
     }
     for (int i = 0; i < FIRST_THREADS; i++)
         CHECKF(memcmp(first_out[i], ref, FIRST_LEN) == 0, "thread %d's first call", i);
+    {
+        /* what they ran: the automatic choice, and so the widest this CPU runs */
+        const char *names[8];
+        size_t n = chacha20_impl_list(names, 8);
+        CHECK(n >= 1 && n <= 8 && strcmp(chacha20_impl_current(), names[n - 1]) == 0);
+    }
 }
 
 /* ---- known answers -------------------------------------------------------- */
@@ -430,12 +440,12 @@ static void test_implementations(void)
             check_rng_fill(in + oi, len);
             a = base;
             b = base;
-            CHECK(chacha20_force("standard") == 0);
+            CHECK(chacha20_impl_force("standard") == 0);
             if (mode == 0)
                 chacha20_keystream(&a, ref + oo, len);
             else
                 chacha20_crypt(&a, in + oi, ref + oo, len);
-            CHECK(chacha20_force(names[v]) == 0);
+            CHECK(chacha20_impl_force(names[v]) == 0);
             if (mode == 0) {
                 chacha20_keystream(&b, got + oo, len);
             } else if (mode == 1) {
@@ -448,16 +458,16 @@ static void test_implementations(void)
                 bad++;
         }
         CHECKF(bad == 0, "%s: %d of %d rounds differ from standard", names[v], bad, rounds);
-        CHECK(strcmp(chacha20_implementation(), names[v]) == 0);
+        CHECK(strcmp(chacha20_impl_current(), names[v]) == 0);
     }
-    CHECK(chacha20_force("no-such") == -1);
-    CHECK(chacha20_force("auto") == 0);
+    CHECK(chacha20_impl_force("no-such") == -1);
+    CHECK(chacha20_impl_force("auto") == 0);
     /* the automatic choice is the widest usable, which CPUID allows */
     {
         const cpu_features *f = cpu_features_get();
-        const char *chosen = chacha20_implementation();
+        const char *chosen = chacha20_impl_current();
         printf("cpu: sse41=%d avx2=%d avx512=%d\n", f->sse41, f->avx2, f->avx512);
-        printf("chacha20_implementation: %s\n", chosen);
+        printf("chacha20_impl_current: %s\n", chosen);
         CHECK(strcmp(chosen, names[n - 1 < 8 ? n - 1 : 7]) == 0);
         CHECK(strcmp(chosen, "avx512") != 0 || f->avx512);
         CHECK(strcmp(chosen, "avx2") != 0 || f->avx2);
@@ -511,9 +521,9 @@ static void faulty_blocks(uint32_t state[16], unsigned char *out, const unsigned
 
 static void test_selftest(void)
 {
-    CHECK(chacha20_selftest(chacha20_blocks_portable) == 1);
+    CHECK(chacha20_impl_selftest(chacha20_blocks_portable) == 1);
     for (fault = 0; fault < 5; fault++)
-        CHECKF(chacha20_selftest(faulty_blocks) == 0, "fault %d not caught", fault);
+        CHECKF(chacha20_impl_selftest(faulty_blocks) == 0, "fault %d not caught", fault);
 }
 
 int main(int argc, char **argv)

@@ -16,7 +16,8 @@ strict="-pedantic-errors"
 case " ${WARN_CFLAGS:-} " in *" -Werror "*) strict="$strict -Werror" ;; esac
 
 headers="crypto/sha1.h crypto/sha256.h crypto/sha512.h crypto/ripemd160.h crypto/siphash.h
-crypto/sha3.h crypto/dispatch.h crypto/chacha20.h crypto/fastrandom.h prevector/prevector.h
+crypto/sha3.h crypto/dispatch.h crypto/chacha20.h crypto/fastrandom.h crypto/random.h
+crypto/num3072.h crypto/muhash.h prevector/prevector.h
 prevector/serialize.h util/alloc.h util/stream.h
 bench/nanobench.h"
 for h in $headers; do
@@ -48,6 +49,8 @@ else
 #include "dispatch.h"
 #include "chacha20.h"
 #include "fastrandom.h"
+#include "muhash.h"
+#include "random.h"
 #include "prevector.h"
 #include "serialize.h"
 #include "nanobench.h"
@@ -111,6 +114,21 @@ int main()
     fastrandom_init_deterministic(&fr);
     expect(fastrandom_rand32(&fr) == 0xade0b876u && fastrandom_randbool(&fr) == 0,
            "fastrandom");
+    fastrandom2_ctx fr2;
+    fastrandom2_init_deterministic(&fr2);
+    expect(fastrandom2_rand32(&fr2) == 0xade0b876u && fastrandom2_randrange(&fr2, 1) == 0,
+           "fastrandom2");
+    insecurerandom_ctx ir;
+    insecurerandom_init(&ir, 0);
+    expect(insecurerandom_rand64(&ir) == 0x6f68e1e7e2646ee1ull, "insecurerandom");
+
+    /* MuHash3072: the empty set's digest is SHA-256 of the number 1 in 384 bytes */
+    muhash3072 mh;
+    unsigned char one[384] = {1}, want[32];
+    muhash3072_init(&mh);
+    muhash3072_finalize(&mh, out);
+    sha256_hash(want, one, sizeof one);
+    expect(!std::memcmp(out, want, 32), "muhash3072 of the empty set");
 
     /* SipHash-2-4 paper, appendix A: key 00..0f, message 00..0e. */
     for (int i = 0; i < 16; i++)

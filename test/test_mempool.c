@@ -21,6 +21,8 @@
 #include "mempool_model.h"
 #include "crypto/sha256.h"
 #include "mempool/mempool.h"
+#include "mempool/mempool_json.h"
+#include "mempool/policy.h"
 #include "mempool/workload.h"
 #include "util/alloc.h"
 
@@ -1436,6 +1438,234 @@ static void test_eviction_set_alloc_failure(void) {
     }
 }
 
+/* ---- Core's current cluster generator, dust, ephemeral spends, JSON ------------------ */
+
+/* The generator: parents before children; every transaction adds (no double spend); one
+ * cluster's transactions are all connected; the same draws make the same transactions; a
+ * pool of 100 clusters empties with one trim to 0. */
+static void test_coin_cluster(void) {
+    mempool_workload w, w2;
+    fastrandom2_ctx r, r2;
+    mempool *pool = mempool_new(NULL);
+    size_t i, k, count = 0;
+    w.txs = NULL;
+    w.count = 0;
+    w2 = w;
+    fastrandom2_init_deterministic(&r);
+    fastrandom2_init_deterministic(&r2);
+    CHECK(mempool_workload_add_coin_cluster(&w, &r, 50, 1) == 0);
+    CHECK(mempool_workload_add_coin_cluster(&w2, &r2, 50, 1) == 0);
+    CHECK(w.count == 60 && w2.count == 60);
+    for (i = 0; i < w.count; i++) {
+        CHECK(memcmp(w.txs[i].txid, w2.txs[i].txid, 32) == 0);
+        CHECK(w.txs[i].vin_count >= 1 && w.txs[i].vout_count >= 2 && w.txs[i].vout_count <= 11);
+        CHECK(mempool_add(pool, &w.txs[i]) == MEMPOOL_OK);
+    }
+    /* Every child spends from the cluster, so all are descendants of the base ones: the
+     * union of the ten base transactions' descendants is the rest. */
+    for (i = 0; i < 10; i++) {
+        mempool_entry_info info;
+        CHECK(mempool_lookup(pool, w.txs[i].txid, &info) == 0);
+        CHECK(info.ancestor_count == 1);
+        count += info.descendant_count;
+    }
+    CHECK(count >= 50);
+    {
+        mempool_entry_info info;
+        CHECK(mempool_lookup(pool, w.txs[59].txid, &info) == 0);
+        CHECK(info.ancestor_count >= 2 && info.descendant_count == 1);
+    }
+    /* 99 more clusters from the same stream (the pool points into w.txs, which growing w
+     * moves: empty it first), all distinct, all added. */
+    mempool_trim_to_usage(pool, 0, NULL, NULL);
+    CHECK(mempool_count(pool) == 0);
+    for (k = 1; k < 100; k++) {
+        CHECK(mempool_workload_add_coin_cluster(&w, &r, 50, 1) == 0);
+    }
+    CHECK(w.count == 6000);
+    for (i = 0; i < w.count; i++) {
+        CHECK(mempool_add(pool, &w.txs[i]) == MEMPOOL_OK);
+    }
+    CHECK(mempool_count(pool) == 6000);
+    mempool_trim_to_usage(pool, 0, NULL, NULL);
+    CHECK(mempool_count(pool) == 0);
+    mempool_free(pool);
+    mempool_workload_destroy(&w);
+    mempool_workload_destroy(&w2);
+}
+
+static void set_script(mempool_script *sc, const char *hex) {
+    unsigned char b[64];
+    size_t n = check_unhex(b, sizeof(b), hex);
+    CHECK(n != (size_t)-1 && mempool_script_assign(sc, b, n) == 0);
+}
+
+/* Core's well-known thresholds at its default 3000 sat/kvB: 546 for P2PKH, 294 for P2WPKH;
+ * OP_RETURN is never dust; rounding up; a negative rate. */
+static void test_dust(void) {
+    mempool_txout out;
+    mempool_script_init(&out.script_pubkey);
+    out.value = 545;
+    set_script(&out.script_pubkey, "76a914000000000000000000000000000000000000000088ac");
+    CHECK(mempool_dust_threshold(&out, MEMPOOL_DUST_RELAY_FEE) == 546);
+    CHECK(mempool_is_dust(&out, MEMPOOL_DUST_RELAY_FEE));
+    out.value = 546;
+    CHECK(!mempool_is_dust(&out, MEMPOOL_DUST_RELAY_FEE));
+    set_script(&out.script_pubkey, "00140000000000000000000000000000000000000000");
+    CHECK(mempool_dust_threshold(&out, MEMPOOL_DUST_RELAY_FEE) == 294);
+    set_script(&out.script_pubkey, "6a0401020304");
+    CHECK(mempool_dust_threshold(&out, 1000000) == 0);
+    set_script(&out.script_pubkey, "");
+    /* 9 + 148 = 157 bytes: 157 at 1000, 1 at 1 (157 / 1000 rounded up), 0 at 0. */
+    CHECK(mempool_dust_threshold(&out, 1000) == 157);
+    CHECK(mempool_dust_threshold(&out, 1) == 1);
+    CHECK(mempool_dust_threshold(&out, 0) == 0);
+    CHECK(mempool_dust_threshold(&out, -1) == -1);
+    CHECK(mempool_dust_threshold(&out, -2000) == -314);
+    CHECK(mempool_dust_threshold(&out, INT64_MAX) == INT64_C(1448069409786199802));
+    set_script(&out.script_pubkey, "00");
+    mempool_script_resize(&out.script_pubkey, 9000);
+    CHECK(mempool_dust_threshold(&out, INT64_MAX) == INT64_MAX); /* 9157 bytes: saturates */
+    mempool_script_destroy(&out.script_pubkey);
+}
+
+/* A parent with dust outputs in the pool: a child spending all of them passes, one leaving
+ * one out fails; parents in the package are found there; parents met twice count once. */
+static void test_ephemeral(void) {
+    mempool *pool = mempool_new(NULL);
+    mempool_ephemeral e;
+    byte_stream s;
+    mempool_outpoint o, ins[5];
+    mempool_tx parent, all, most, pkg_parent, pkg_child;
+    const mempool_tx *package[2];
+    size_t child = 99, k;
+    stream_init(&s);
+    mempool_ephemeral_init(&e, 1, 2);
+    memset(&o, 0x33, sizeof(o));
+    make_tx(&parent, &s, &o, 1, 5, 0); /* values 1 .. 5 */
+    CHECK(mempool_add(pool, &parent) == MEMPOOL_OK);
+    for (k = 0; k < 5; k++) {
+        memcpy(ins[k].txid, parent.txid, 32);
+        ins[k].n = (uint32_t)k;
+    }
+    make_tx(&all, &s, ins, 5, 1, 0);
+    make_tx(&most, &s, ins, 4, 1, 0);
+    package[0] = &all;
+    /* Rate 0: nothing is dust. At 20000 sat/kvB an empty script's threshold is 3140. */
+    CHECK(mempool_check_ephemeral_spends(&e, pool, package, 1, 0, &child) == 0);
+    CHECK(mempool_check_ephemeral_spends(&e, pool, package, 1, 20000, &child) == 0);
+    package[0] = &most;
+    CHECK(mempool_check_ephemeral_spends(&e, pool, package, 1, 0, &child) == 0);
+    CHECK(mempool_check_ephemeral_spends(&e, pool, package, 1, 20000, &child) == 1);
+    CHECK(child == 0);
+    /* Output 4 (value 5) is dust only once the threshold passes 5: at 32 sat/kvB it is 6. */
+    CHECK(mempool_check_ephemeral_spends(&e, pool, package, 1, 25, &child) == 0);
+    CHECK(mempool_check_ephemeral_spends(&e, pool, package, 1, 32, &child) == 1);
+    /* Parent in the package, not in the pool. */
+    memset(&o, 0x44, sizeof(o));
+    make_tx(&pkg_parent, &s, &o, 1, 2, 0);
+    memcpy(ins[0].txid, pkg_parent.txid, 32);
+    ins[0].n = 0;
+    make_tx(&pkg_child, &s, ins, 1, 1, 0);
+    package[0] = &pkg_parent;
+    package[1] = &pkg_child;
+    CHECK(mempool_check_ephemeral_spends(&e, pool, package, 2, 20000, &child) == 1);
+    CHECK(child == 1);
+    bb_alloc_fail_after(0);
+    {
+        mempool_ephemeral e2;
+        mempool_ephemeral_init(&e2, 1, 2);
+        package[0] = &all;
+        CHECK(mempool_check_ephemeral_spends(&e2, pool, package, 1, 20000, &child) == -1);
+        bb_alloc_fail_after(-1);
+        mempool_ephemeral_free(&e2);
+    }
+    bb_alloc_fail_after(-1);
+    mempool_ephemeral_free(&e);
+    mempool_free(pool);
+    mempool_tx_destroy(&parent);
+    mempool_tx_destroy(&all);
+    mempool_tx_destroy(&most);
+    mempool_tx_destroy(&pkg_parent);
+    mempool_tx_destroy(&pkg_child);
+    stream_destroy(&s);
+}
+
+/* Direct parents and children, and the verbose JSON of a small pool: a parent with two
+ * children, one of which also has a grandchild. */
+static void test_json(void) {
+    mempool *pool = mempool_new(NULL);
+    byte_stream s;
+    mempool_outpoint o, in;
+    mempool_tx a, b, c, d;
+    const mempool_tx *rel[4];
+    size_t n, k;
+    json_t *j, *ea, *eb, *ed;
+    char hex[65];
+    stream_init(&s);
+    memset(&o, 0x55, sizeof(o));
+    make_tx(&a, &s, &o, 1, 2, 150000000);
+    memcpy(in.txid, a.txid, 32);
+    in.n = 0;
+    make_tx(&b, &s, &in, 1, 1, 1000);
+    in.n = 1;
+    make_tx(&c, &s, &in, 1, 1, 2000);
+    memcpy(in.txid, b.txid, 32);
+    in.n = 0;
+    make_tx(&d, &s, &in, 1, 1, 3);
+    CHECK(mempool_add(pool, &a) == 0 && mempool_add(pool, &b) == 0);
+    CHECK(mempool_add(pool, &c) == 0 && mempool_add(pool, &d) == 0);
+    CHECK(mempool_children(pool, a.txid, rel, 4, &n) == 0 && n == 2);
+    CHECK((rel[0] == &b && rel[1] == &c) || (rel[0] == &c && rel[1] == &b));
+    CHECK(mempool_parents(pool, d.txid, rel, 4, &n) == 0 && n == 1 && rel[0] == &b);
+    CHECK(mempool_parents(pool, a.txid, rel, 4, &n) == 0 && n == 0);
+    CHECK(mempool_children(pool, o.txid, rel, 4, &n) == -1 && n == 0);
+    j = mempool_to_json(pool);
+    CHECK(j != NULL && json_object_size(j) == 4);
+    for (k = 0; k < 32; k++) {
+        sprintf(hex + 2 * k, "%02x", a.txid[31 - k]);
+    }
+    ea = json_object_get(j, hex);
+    CHECK(ea != NULL);
+    CHECK(json_integer_value(json_object_get(ea, "vsize")) == a.vsize);
+    CHECK(json_integer_value(json_object_get(ea, "weight")) == a.weight);
+    CHECK(json_integer_value(json_object_get(ea, "descendantcount")) == 4);
+    CHECK(json_integer_value(json_object_get(ea, "descendantsize")) ==
+          a.vsize + b.vsize + c.vsize + d.vsize);
+    CHECK(json_integer_value(json_object_get(ea, "ancestorcount")) == 1);
+    CHECK(json_real_value(json_object_get(json_object_get(ea, "fees"), "base")) == 1.5);
+    CHECK(json_real_value(json_object_get(json_object_get(ea, "fees"), "descendant")) ==
+          (150000000 + 1000 + 2000 + 3) / 1e8);
+    CHECK(json_array_size(json_object_get(ea, "depends")) == 0);
+    CHECK(json_array_size(json_object_get(ea, "spentby")) == 2);
+    for (k = 0; k < 32; k++) {
+        sprintf(hex + 2 * k, "%02x", d.txid[31 - k]);
+    }
+    ed = json_object_get(j, hex);
+    CHECK(json_integer_value(json_object_get(ed, "ancestorcount")) == 3);
+    CHECK(json_integer_value(json_object_get(ed, "ancestorsize")) == a.vsize + b.vsize + d.vsize);
+    CHECK(json_real_value(json_object_get(json_object_get(ed, "fees"), "ancestor")) ==
+          (150000000 + 1000 + 3) / 1e8);
+    CHECK(json_array_size(json_object_get(ed, "depends")) == 1);
+    for (k = 0; k < 32; k++) {
+        sprintf(hex + 2 * k, "%02x", b.txid[31 - k]);
+    }
+    CHECK(strcmp(json_string_value(json_array_get(json_object_get(ed, "depends"), 0)), hex) == 0);
+    eb = json_object_get(j, hex);
+    CHECK(json_real_value(json_object_get(json_object_get(eb, "fees"), "modified")) == 1000 / 1e8);
+    json_decref(j);
+    bb_alloc_fail_after(0);
+    j = mempool_to_json(pool);
+    bb_alloc_fail_after(-1);
+    CHECK(j == NULL);
+    mempool_free(pool);
+    mempool_tx_destroy(&a);
+    mempool_tx_destroy(&b);
+    mempool_tx_destroy(&c);
+    mempool_tx_destroy(&d);
+    stream_destroy(&s);
+}
+
 int main(int argc, char **argv) {
     int i;
     (void)argc;
@@ -1461,5 +1691,9 @@ int main(int argc, char **argv) {
     test_add_alloc_failure();
     test_outside_alloc_failure();
     test_steady_state();
+    test_coin_cluster();
+    test_dust();
+    test_ephemeral();
+    test_json();
     return check_finish();
 }

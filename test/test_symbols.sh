@@ -6,9 +6,13 @@
 # Allowed prefixes, per library (doc/harness.md, "Symbols"):
 #   libnanobench (installed):  nb_ (the harness), bb_ (the allocation wrapper it carries)
 #   libbitcoin_crypto*:        sha1_ sha256_ sha512_ sha3_ ripemd160_ siphash_ chacha20_
-#                              fastrandom_, and the CPUID module's cpu_features_get
+#                              fastrandom_, the CPUID module's cpu_features_, the variant
+#                              sets' crypto_variant_ and crypto_autodetect, and the third
+#                              wave's poly1305_ chacha20poly1305_ fschacha20poly1305_
+#                              muhash3072_ num3072_ insecurerandom_ fastrandom2_
 #   libbitcoin_util, _alloc:   bb_ (allocation wrapper), stream_ (the byte stream)
 #   libbitcoin_mempool:        mempool_
+#   libbitcoin_cluster:        cluster_
 #   any other library:         the union of the above plus prevector_ and bench_
 # Names starting with two underscores belong to the compiler and are not checked.
 set -u
@@ -17,7 +21,10 @@ if ! command -v nm >/dev/null 2>&1; then
     echo "SKIP: nm is not installed (binutils), so the archives' symbols cannot be listed"
     exit 77
 fi
-crypto='sha1_ sha256_ sha512_ sha3_ ripemd160_ siphash_ chacha20_ fastrandom_ cpu_features_get'
+crypto='sha1_ sha256_ sha512_ sha3_ ripemd160_ siphash_ chacha20_ fastrandom_ cpu_features_'
+crypto="$crypto crypto_variant_ crypto_autodetect"
+crypto="$crypto poly1305_ chacha20poly1305_ fschacha20poly1305_ muhash3072_ insecurerandom_"
+crypto="$crypto num3072_ fastrandom2_"
 util='bb_ stream_'
 all="nb_ bb_ $crypto stream_ mempool_ prevector_ bench_"
 
@@ -34,6 +41,7 @@ for a in $archives; do
         libbitcoin_crypto*.a) allowed=$crypto ;;
         libbitcoin_util.a|libbitcoin_alloc.a) allowed=$util ;;
         libbitcoin_mempool.a) allowed='mempool_' ;;
+        libbitcoin_cluster.a) allowed='cluster_' ;;
         *) allowed=$all ;;
     esac
     # nm prints "value type name" for defined symbols; upper-case types are global

@@ -1,65 +1,78 @@
-/* bench_bitcoin's benchmarks: one list, the single place a benchmark is registered.
+/* bench_bitcoin's benchmarks: the one form a benchmark is written in, and the registry that
+ * every mode (the plain run, -list, -compare, -against's serving side, -instructions,
+ * -sanity-check) takes its rows from.
  *
- * A benchmark is a function `void Name(nb_bench *bench)` that configures bench (batch, unit,
- * complexity) and calls nb_run on it exactly once per call; its name is its function's name.
- * The runner gives it a bench with the name, output and timing options already set, and reads
- * the complexity N (nb_get_complexity_n) the user asked for with -asymptote (negative when
- * none). A benchmark must not print and must leave no allocation behind.
+ * A benchmark is one bench_def: what its state is and how it is made and unmade (setup,
+ * teardown), its op (op_n: runs the op iters times, the op inlined in that loop, as
+ * NB_OP_N writes it), what one iteration processes (batch units of unit), and what the
+ * modes need to know about it (priority level, availability on this CPU, a per-epoch setup,
+ * its default complexity N, the variant family it can be pinned on, an OpenSSL counterpart).
+ * The modes never call a benchmark's functions themselves: bench_row_run (the plain run,
+ * -sanity-check, -instructions, -against's serving side) and bench_state_new (-compare's
+ * alternatives) do.
  *
- * To add one: write the function in the file of its area (crypto_hash.c, prevector.c,
- * mempool_stress.c, ...) and add one line `BENCHMARK(Name)` to BENCH_BITCOIN_LIST below; that
- * line both declares the function and registers it, at priority level high (Core's level for
- * every benchmark here). The longer form `BENCHMARK_EX(Name, level, available)` gives another
- * level (a bench_priority) and a function `int available(void)` that says whether this CPU
- * can run it at all (NULL: always); the runner neither lists nor runs one it cannot. The
- * order of the list does not matter: the runner sorts by name (byte-wise, strcmp). */
+ * ---- How to add a benchmark ----
+ *
+ * 1. In the file of its area (crypto_hash.c, chacha.c, prevector.c, mempool_stress.c, ...),
+ *    write the state, the op and, if the state needs more than zeroed memory, its setup and
+ *    teardown; every function static:
+ *
+ *        typedef struct { unsigned char *in; unsigned char out[64]; } big_hash;
+ *        static void sha1_op(void *arg) { big_hash *h = arg; ...; sha1_finalize(&c, h->out); }
+ *        NB_OP_N(sha1_n, sha1_op)
+ *
+ * 2. Add its bench_def to the area's table (bench_defs_<area>[], ended by BENCH_DEFS_END):
+ *
+ *        {.name = "SHA1", .state_size = sizeof(big_hash), .setup = big_hash_setup,
+ *         .op_n = sha1_n, .teardown = big_hash_teardown, .batch = 1000000, .unit = "byte",
+ *         .family = "sha1", .openssl = BENCH_OPENSSL(sha1)},
+ *
+ *    Fields left out are zero, and zero means the usual: batch 1 and unit "op" (the
+ *    harness's defaults), priority level high, every CPU runs it, no per-epoch setup, no
+ *    complexity N, no variant family, no OpenSSL counterpart.
+ * 3. A new area file: one line X(area) in BENCH_AREAS below, and the file in Makefile.am
+ *    (libbench_bitcoin's sources).
+ *
+ * That is all: the row is then listed, filtered, run, compared, served and counted; its name
+ * is the one in the table (byte-wise order decides where it runs: the registry sorts).
+ *
+ * Rules the modes rely on:
+ *  - The runner allocates state_size bytes, zeroed (none and a NULL state when 0), calls
+ *    setup(state, n), runs op_n any number of times with any iteration counts, and then
+ *    calls teardown(state) (also after a setup that failed: it frees what is not NULL).
+ *    setup returns 0, or -1 when memory runs out.
+ *  - An op never prints and keeps its result where the compiler cannot prove it dead (in
+ *    the state, or through nb_do_not_optimize_away). An op that cannot get memory calls
+ *    bench_out_of_memory (diag.h), which ends the process.
+ *  - -compare makes one state per alternative (the row on each variant, OpenSSL's), so a
+ *    state must not live in static storage, except an OpenSSL counterpart's, which only
+ *    ever has one state at a time.
+ *  - n is the row's complexity N: the -asymptote value when given, else complexity_n (for
+ *    a row that reads it), else negative.
+ *  - family names a crypto variant set (crypto_variant_set_find: "sha256", "chacha20"):
+ *    -compare then runs the row once per variant of the set and once on the automatic
+ *    choice. pins adds Core's <NAME>_<SUFFIX> rows: the same benchmark with the family
+ *    pinned on one variant (SHA256_SHANI), registered only where this CPU runs it. */
 #ifndef BENCH_BITCOIN_BENCH_H
 #define BENCH_BITCOIN_BENCH_H
 
 #include "bench/nanobench.h"
-#include "bench_bitcoin/bench_op.h"
 
-#define BENCH_BITCOIN_LIST(BENCHMARK, BENCHMARK_EX) \
-    BENCHMARK(CHACHA20_1MB) \
-    BENCHMARK(ComplexMemPool) \
-    BENCHMARK(FastRandom_1bit) \
-    BENCHMARK(FastRandom_32bit) \
-    BENCHMARK(MempoolEviction) \
-    BENCHMARK(PrevectorClearNontrivial) \
-    BENCHMARK(PrevectorClearTrivial) \
-    BENCHMARK(PrevectorDeserializeNontrivial) \
-    BENCHMARK(PrevectorDeserializeTrivial) \
-    BENCHMARK(PrevectorDestructorNontrivial) \
-    BENCHMARK(PrevectorDestructorTrivial) \
-    BENCHMARK(PrevectorFillVectorDirectNontrivial) \
-    BENCHMARK(PrevectorFillVectorDirectTrivial) \
-    BENCHMARK(PrevectorFillVectorIndirectNontrivial) \
-    BENCHMARK(PrevectorFillVectorIndirectTrivial) \
-    BENCHMARK(PrevectorResizeNontrivial) \
-    BENCHMARK(PrevectorResizeTrivial) \
-    BENCHMARK(RIPEMD160) \
-    BENCHMARK(SHA1) \
-    BENCHMARK(SHA256) \
-    BENCHMARK(SHA256D64_1024) \
-    BENCHMARK(SHA256_32b) \
-    BENCHMARK(SHA256_STANDARD) \
-    BENCHMARK_EX(SHA256_SSE4, BENCH_PRIORITY_HIGH, bench_has_sha256_sse4) \
-    BENCHMARK_EX(SHA256_AVX2, BENCH_PRIORITY_HIGH, bench_has_sha256_avx2) \
-    BENCHMARK_EX(SHA256_SHANI, BENCH_PRIORITY_HIGH, bench_has_sha256_shani) \
-    BENCHMARK(SHA256_32b_STANDARD) \
-    BENCHMARK_EX(SHA256_32b_SSE4, BENCH_PRIORITY_HIGH, bench_has_sha256_sse4) \
-    BENCHMARK_EX(SHA256_32b_AVX2, BENCH_PRIORITY_HIGH, bench_has_sha256_avx2) \
-    BENCHMARK_EX(SHA256_32b_SHANI, BENCH_PRIORITY_HIGH, bench_has_sha256_shani) \
-    BENCHMARK(SHA256D64_1024_STANDARD) \
-    BENCHMARK_EX(SHA256D64_1024_SSE4, BENCH_PRIORITY_HIGH, bench_has_sha256_sse4) \
-    BENCHMARK_EX(SHA256D64_1024_AVX2, BENCH_PRIORITY_HIGH, bench_has_sha256_avx2) \
-    BENCHMARK_EX(SHA256D64_1024_SHANI, BENCH_PRIORITY_HIGH, bench_has_sha256_shani) \
-    BENCHMARK(SHA3_256_1M) \
-    BENCHMARK(SHA512) \
-    BENCHMARK(SipHash_32b) \
-    /* every line above ends in a backslash, so a new one can go anywhere */
+#include <stddef.h>
+#include <stdint.h>
 
-/* Core's priority levels (-priority-level), as bits. */
+/* The area files, each with its table bench_defs_<area> (the order does not matter). */
+#define BENCH_AREAS(X) \
+    X(crypto_hash) \
+    X(chacha) \
+    X(prevector) \
+    X(mempool_stress) \
+    X(mempool_eviction) \
+    X(mempool_ephemeral) \
+    X(rpc_mempool) \
+    X(cluster_linearize)
+
+/* Core's priority levels (-priority-level), as bits; 0 in a bench_def means high. */
 typedef enum {
     BENCH_PRIORITY_HIGH = 1,
     BENCH_PRIORITY_MEDIUM = 2,
@@ -67,83 +80,102 @@ typedef enum {
 } bench_priority;
 #define BENCH_PRIORITY_ALL (BENCH_PRIORITY_HIGH | BENCH_PRIORITY_MEDIUM | BENCH_PRIORITY_LOW)
 
-/* Availability checks for BENCHMARK_EX (crypto_hash.c): 1 when sha256_impl_list offers the
- * SHA-256 implementation that Core's row of that suffix pins ("sse41", "avx2", "shani"). */
-int bench_has_sha256_sse4(void);
-int bench_has_sha256_avx2(void);
-int bench_has_sha256_shani(void);
-
-/* Declares every benchmark: void ComplexMemPool(nb_bench *bench); and so on. */
-#define BENCH_BITCOIN_DECLARE(name) void name(nb_bench *bench);
-#define BENCH_BITCOIN_DECLARE_EX(name, level, available) void name(nb_bench *bench);
-BENCH_BITCOIN_LIST(BENCH_BITCOIN_DECLARE, BENCH_BITCOIN_DECLARE_EX)
-#undef BENCH_BITCOIN_DECLARE
-#undef BENCH_BITCOIN_DECLARE_EX
-
-/* One registered benchmark. */
+/* One of Core's pinned rows: <NAME>_<suffix> is NAME with its family on variant. */
 typedef struct {
-    const char *name;
-    void (*fn)(nb_bench *bench);
-    bench_priority priority;    /* BENCH_PRIORITY_HIGH unless its line says otherwise */
-    int (*available)(void);     /* NULL: every CPU runs it */
-} bench_entry;
+    const char *suffix;          /* "SHANI" */
+    const char *variant;         /* "shani": a name of the family's variant set */
+} bench_pin;
 
-/* The registered benchmarks, in list order (not sorted); *count receives how many. */
-const bench_entry *bench_registry(size_t *count);
+typedef struct bench_def bench_def;
 
-/* The hash families whose implementations can be pinned (crypto/dispatch.h). */
-typedef enum {
-    BENCH_HASH_SHA1, BENCH_HASH_SHA256, BENCH_HASH_SHA512,
-    BENCH_HASH_CHACHA20,  /* not a hash, pinned the same way (crypto/chacha20.h) */
-    BENCH_HASH_SHA3       /* one implementation: the bench_sha3_impl_* functions below */
-} bench_hash_family;
+/* One benchmark (see the rules above). */
+struct bench_def {
+    const char *name;            /* the row's name: Core's, a C identifier */
+    size_t state_size;           /* bytes of state the runner allocates, zeroed; 0: none */
+    int (*setup)(void *state, double n);     /* NULL: zeroed state is ready */
+    void (*op_n)(void *state, uint64_t iters);
+    void (*teardown)(void *state);           /* NULL: nothing to free */
+    void (*epoch_setup)(void *state);        /* before each measured epoch, untimed (nb_setup);
+                                              * NULL: none */
+    double batch;                /* units one iteration processes; 0: 1 */
+    const char *unit;            /* NULL: the harness's "op" */
+    unsigned priority;           /* bench_priority bits; 0: BENCH_PRIORITY_HIGH */
+    int (*available)(void);      /* 1 when this CPU runs it; NULL: every CPU */
+    double complexity_n;         /* > 0: the row reads n, and this is n without -asymptote */
+    const char *family;          /* a crypto variant set's name; NULL: none */
+    const bench_pin *pins;       /* Core's pinned rows, ended by {NULL, NULL}; NULL: none */
+    const bench_def *openssl;    /* the same work through OpenSSL (no name, family or pins
+                                  * of its own; same batch and unit); NULL: none */
+    size_t epochs;               /* > 0: at most this many epochs (for an op slower than an
+                                  * epoch's share of -min-time, which then sets nothing);
+                                  * 0: the runner's */
+};
 
-/* SHA3-256's implementations in the shape of crypto/dispatch.h's, for -compare
- * (crypto_hash.c): the portable code is the only one, "standard", so forcing it (or "auto")
- * changes nothing and anything else is refused. */
-size_t bench_sha3_impl_list(const char **names, size_t cap);
-int bench_sha3_impl_force(const char *name);
-const char *bench_sha3_impl_current(void);
+/* Ends a bench_defs_<area> table. */
+#define BENCH_DEFS_END {NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, 0}
 
-/* A registered benchmark that -compare measures once per implementation of its family and
- * once through OpenSSL, all in one nb_compare (paired and interleaved; the [auto] row is the
- * baseline). ours measures exactly what the benchmark does, on whichever implementation is
- * pinned while it runs. */
+/* Declares every area's table: extern const bench_def bench_defs_crypto_hash[]; ... */
+#define BENCH_DECLARE_AREA(area) extern const bench_def bench_defs_##area[];
+BENCH_AREAS(BENCH_DECLARE_AREA)
+#undef BENCH_DECLARE_AREA
+
+/* The longest row name, with a pin's suffix. */
+#define BENCH_NAME_MAX 80
+
+/* One row of the suite: a benchmark, or a benchmark pinned on one variant of its family. */
 typedef struct {
-    const char *name;                  /* the registered benchmark's name */
-    bench_hash_family family;          /* what the implementation rows pin */
-    bench_op_provider ours;            /* the benchmark's op on this project's code */
-    bench_op_provider openssl;         /* the same work done by OpenSSL; NULL without it */
-} bench_compare_entry;
+    char name[BENCH_NAME_MAX];
+    const bench_def *def;
+    const char *pin;             /* the variant it runs on; NULL: the automatic choice */
+} bench_row;
 
-/* CHACHA20_1MB's op for -compare (chacha.c). */
-int bench_provide_chacha20_1mb(bench_op *op);
+/* Every row this build defines (those this CPU cannot run too), sorted byte-wise by name
+ * (strcmp); *count receives how many. Made on the first call. */
+const bench_row *bench_rows(size_t *count);
 
-/* The benchmarks -compare knows, in byte-wise name order; *count receives how many. */
-const bench_compare_entry *bench_compare_registry(size_t *count);
+/* The row called name, or NULL. */
+const bench_row *bench_row_find(const char *name);
+
+/* 1 when this CPU runs row: its def's available() says so and its pin is a variant that
+ * passes its self-test here. */
+int bench_row_available(const bench_row *row);
+
+/* The row's complexity N for a bench whose nb_complexity_n is given (negative: none). */
+double bench_row_n(const bench_row *row, double given);
+
+/* Runs row once into b, whose name, output and timing options the caller has set: pins its
+ * variant (if any), makes its state, sets batch and unit (where the def has them) and the
+ * per-epoch setup, calls nb_run_n, frees the state and puts the family back on its
+ * automatic choice. The complexity N is b's (nb_get_complexity_n). 0, or -1 after one error
+ * line (no memory for the state, a pin this CPU refuses). */
+int bench_row_run(const bench_row *row, nb_bench *b);
+
+/* Makes def's state for complexity N n into *state (NULL when the def has none). 0, or -1
+ * after one error line naming name (no memory); *state is then freed. */
+int bench_state_new(const bench_def *def, const char *name, double n, void **state);
+
+/* Frees a state bench_state_new made (teardown, then the memory); state may be NULL. */
+void bench_state_free(const bench_def *def, void *state);
 
 /* The SipHash key a benchmark's mempool is made with (mempool_new's salt): NULL, a random one
  * from /dev/urandom as Core's pools have, except when counted under callgrind
  * (-instructions): there a fixed one, since the random key moves the hash tables' probe
- * lengths, and the count with them, a little from run to run. */
+ * lengths, and the count with them, a little from run to run (mempool_salt.c). */
 const uint64_t *bench_mempool_salt(void);
 
 /* The largest -asymptote value: ComplexMemPool's number of child transactions, whose memory
  * grows with its square (10000: about 170 MB, 30000: 1.4 GB). */
 #define BENCH_MAX_COMPLEXITY_N 10000
+#define BENCH_MAX_COMPLEXITY_N_TEXT "10000"
 
-/* Prints "bench_bitcoin: " and the formatted message as one line on stderr. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
+/* An OpenSSL counterpart's address for a bench_def's .openssl, NULL when built without
+ * OpenSSL: BENCH_OPENSSL(sha1) is &bench_openssl_sha1 (crypto_openssl.h declares them). */
+#ifdef HAVE_OPENSSL
+#define BENCH_OPENSSL(name) (&bench_openssl_##name)
+#else
+#define BENCH_OPENSSL(name) NULL
 #endif
-void bench_error(const char *fmt, ...);
 
-/* For a benchmark whose setup or op cannot get memory (it has no way to return an error):
- * prints "bench_bitcoin: <name>: out of memory" on stderr, removes any temporary output
- * file and exits with status 1. Does not return. */
-#if defined(__GNUC__)
-__attribute__((noreturn))
-#endif
-void bench_out_of_memory(const char *name);
+#include "bench_bitcoin/diag.h"
 
 #endif

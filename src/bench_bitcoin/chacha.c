@@ -1,13 +1,12 @@
 /* ChaCha20 and FastRandom benchmarks: Bitcoin Core's bench/chacha20.cpp (CHACHA20_1MB) and the
  * FastRandom rows of bench/crypto_hash.cpp, as Core had them in 2020.
  *
- * Each op is a static function in this file so that nb_run (inline) inlines it into the
- * measured loop, and with it the inline draw of crypto/fastrandom.h: only a refill of the
- * generator's 64-byte buffer is a call, as in Core.
+ * Each op is a static function in this file that NB_OP_N inlines into the measured loop,
+ * and with it the inline draw of crypto/fastrandom.h: only a refill of the generator's
+ * 64-byte buffer is a call, as in Core.
  *
  * bench_openssl_chacha20_1mb (crypto_openssl.h), -compare's [openssl] row for CHACHA20_1MB,
- * is here too: <openssl/evp.h>, unlike <openssl/sha.h>, declares nothing named as our
- * benchmarks are. */
+ * is here too, beside the state it shares. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -19,10 +18,10 @@
 #include "crypto/fastrandom.h"
 #include "util/alloc.h"
 
+#include "bench_bitcoin/crypto_openssl.h"
+
 #ifdef HAVE_OPENSSL
 #include <openssl/evp.h>
-
-#include "bench_bitcoin/crypto_openssl.h"
 #endif
 
 /* Core's BUFFER_SIZE_LARGE: 1 MiB. */
@@ -40,21 +39,15 @@ static void fastrandom_1bit_op(void *arg)
     nb_do_not_optimize_away(v);
 }
 
-/* One rand32 a iteration from Core's FastRandomContext(true): a new 64-bit word every other
- * iteration, a new 64-byte keystream block every 16. */
-void FastRandom_32bit(nb_bench *bench)
-{
-    fastrandom_ctx rng;
-    fastrandom_init_deterministic(&rng);
-    nb_run(bench, fastrandom_32bit_op, &rng);
-}
+NB_OP_N(fastrandom_32bit_n, fastrandom_32bit_op)
+NB_OP_N(fastrandom_1bit_n, fastrandom_1bit_op)
 
-/* One randbool a iteration: a new 64-bit word every 64 iterations, a new block every 512. */
-void FastRandom_1bit(nb_bench *bench)
+/* Core's FastRandomContext(true). */
+static int fastrandom_setup(void *state, double n)
 {
-    fastrandom_ctx rng;
-    fastrandom_init_deterministic(&rng);
-    nb_run(bench, fastrandom_1bit_op, &rng);
+    (void)n;
+    fastrandom_init_deterministic(state);
+    return 0;
 }
 
 typedef struct {
@@ -65,90 +58,44 @@ typedef struct {
 #endif
 } chacha20_buffers;
 
-static void chacha20_buffers_new(chacha20_buffers *b, const char *name)
+/* Buffers as CHACHA20_1MB has them: 1 MiB of zeros in, 1 MiB out; the all-zero key, IV 0,
+ * block 0. */
+static int chacha20_setup(void *state, double n)
 {
+    static const unsigned char key[32];
+    chacha20_buffers *b = state;
+    (void)n;
     b->in = bb_malloc(CHACHA20_BUFFER_SIZE);
     b->out = bb_malloc(CHACHA20_BUFFER_SIZE);
-    if (!b->in || !b->out) {
-        bb_free(b->in);
-        bb_free(b->out);
-        bench_out_of_memory(name);
-    }
+    if (!b->in || !b->out)
+        return -1;
     memset(b->in, 0, CHACHA20_BUFFER_SIZE);
     memset(b->out, 0, CHACHA20_BUFFER_SIZE);
+    chacha20_set_key(&b->ctx, key);
+    chacha20_set_iv(&b->ctx, 0);
+    chacha20_seek(&b->ctx, 0);
+    return 0;
 }
 
-static void chacha20_buffers_free(chacha20_buffers *b)
+static void chacha20_teardown(void *state)
 {
+    chacha20_buffers *b = state;
+#ifdef HAVE_OPENSSL
+    EVP_CIPHER_CTX_free(b->ossl);
+#endif
     bb_free(b->in);
     bb_free(b->out);
 }
 
+/* Core's CHACHA20_1MB: 1 MiB of zeros XORed with the keystream of the all-zero key, IV 0,
+ * the stream going on from one iteration to the next. */
 static void chacha20_1mb_op(void *arg)
 {
     chacha20_buffers *b = arg;
     chacha20_crypt(&b->ctx, b->in, b->out, CHACHA20_BUFFER_SIZE);
 }
 
-/* Core's CHACHA20_1MB: 1 MiB of zeros XORed with the keystream of the all-zero key, IV 0,
- * the stream going on from one iteration to the next. */
-void CHACHA20_1MB(nb_bench *bench)
-{
-    static const unsigned char key[32];
-    chacha20_buffers b;
-    chacha20_buffers_new(&b, "CHACHA20_1MB");
-    chacha20_set_key(&b.ctx, key);
-    chacha20_set_iv(&b.ctx, 0);
-    chacha20_seek(&b.ctx, 0);
-    nb_run(nb_unit(nb_batch(bench, CHACHA20_BUFFER_SIZE), "byte"), chacha20_1mb_op, &b);
-    chacha20_buffers_free(&b);
-}
-
-/* ---- -compare: the same op (and OpenSSL's) as bench_op providers (bench_op.h) ---- */
-
-BENCH_OP_LOOP(chacha20_1mb_loop, chacha20_1mb_op)
-
-static void chacha20_release(void *arg)
-{
-    chacha20_buffers *b = arg;
-#ifdef HAVE_OPENSSL
-    EVP_CIPHER_CTX_free(b->ossl);
-#endif
-    chacha20_buffers_free(b);
-    bb_free(b);
-}
-
-/* Buffers as CHACHA20_1MB sets them up, and the key, IV and position; 0 or -1. */
-static int chacha20_provide(bench_op *op, void (*op_n)(void *, uint64_t))
-{
-    static const unsigned char key[32];
-    chacha20_buffers *b = bb_malloc(sizeof *b);
-    if (!b)
-        return -1;
-    memset(b, 0, sizeof *b);
-    b->in = bb_malloc(CHACHA20_BUFFER_SIZE);
-    b->out = bb_malloc(CHACHA20_BUFFER_SIZE);
-    if (!b->in || !b->out) {
-        chacha20_release(b);
-        return -1;
-    }
-    memset(b->in, 0, CHACHA20_BUFFER_SIZE);
-    memset(b->out, 0, CHACHA20_BUFFER_SIZE);
-    chacha20_set_key(&b->ctx, key);
-    chacha20_set_iv(&b->ctx, 0);
-    chacha20_seek(&b->ctx, 0);
-    op->op_n = op_n;
-    op->arg = b;
-    op->batch = CHACHA20_BUFFER_SIZE;
-    op->unit = "byte";
-    op->release = chacha20_release;
-    return 0;
-}
-
-int bench_provide_chacha20_1mb(bench_op *op)
-{
-    return chacha20_provide(op, chacha20_1mb_loop);
-}
+NB_OP_N(chacha20_1mb_n, chacha20_1mb_op)
 
 #ifdef HAVE_OPENSSL
 static void openssl_chacha20_1mb_op(void *arg)
@@ -158,22 +105,38 @@ static void openssl_chacha20_1mb_op(void *arg)
     EVP_EncryptUpdate(b->ossl, b->out, &outl, b->in, CHACHA20_BUFFER_SIZE);
 }
 
-BENCH_OP_LOOP(openssl_chacha20_1mb_loop, openssl_chacha20_1mb_op)
+NB_OP_N(openssl_chacha20_1mb_n, openssl_chacha20_1mb_op)
 
 /* The same through EVP_chacha20: its 16-byte IV all zero is our block 0 and IV 0
  * (doc/crypto.md), one context going on from iteration to iteration. */
-int bench_openssl_chacha20_1mb(bench_op *op)
+static int openssl_chacha20_setup(void *state, double n)
 {
     static const unsigned char key[32], iv[16];
-    chacha20_buffers *b;
-    if (chacha20_provide(op, openssl_chacha20_1mb_loop) != 0)
+    chacha20_buffers *b = state;
+    if (chacha20_setup(state, n) != 0)
         return -1;
-    b = op->arg;
     b->ossl = EVP_CIPHER_CTX_new();
-    if (b->ossl == NULL || EVP_EncryptInit_ex(b->ossl, EVP_chacha20(), NULL, key, iv) != 1) {
-        chacha20_release(b);
-        return -1;
-    }
-    return 0;
+    return b->ossl != NULL && EVP_EncryptInit_ex(b->ossl, EVP_chacha20(), NULL, key, iv) == 1
+           ? 0 : -1;
 }
+
+const bench_def bench_openssl_chacha20_1mb = {
+    .state_size = sizeof(chacha20_buffers), .setup = openssl_chacha20_setup,
+    .op_n = openssl_chacha20_1mb_n, .teardown = chacha20_teardown,
+    .batch = CHACHA20_BUFFER_SIZE, .unit = "byte"};
 #endif
+
+const bench_def bench_defs_chacha[] = {
+    /* One rand32 a iteration from Core's FastRandomContext(true): a new 64-bit word every
+     * other iteration, a new 64-byte keystream block every 16. */
+    {.name = "FastRandom_32bit", .state_size = sizeof(fastrandom_ctx),
+     .setup = fastrandom_setup, .op_n = fastrandom_32bit_n},
+    /* One randbool a iteration: a new 64-bit word every 64 iterations, a new block every
+     * 512. */
+    {.name = "FastRandom_1bit", .state_size = sizeof(fastrandom_ctx),
+     .setup = fastrandom_setup, .op_n = fastrandom_1bit_n},
+    {.name = "CHACHA20_1MB", .state_size = sizeof(chacha20_buffers), .setup = chacha20_setup,
+     .op_n = chacha20_1mb_n, .teardown = chacha20_teardown, .batch = CHACHA20_BUFFER_SIZE,
+     .unit = "byte", .family = "chacha20", .openssl = BENCH_OPENSSL(chacha20_1mb)},
+    BENCH_DEFS_END
+};

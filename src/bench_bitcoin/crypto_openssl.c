@@ -1,9 +1,8 @@
 /* OpenSSL doing the hash benchmarks' work (crypto_openssl.h), for -compare.
  *
- * Buffers are static (zeroed by each provider: one comparison uses one provider of a kind at
- * a time) so that nothing here allocates. libcrypto calls
- * its own SHA256() and friends directly (it has no dynamic relocations for them), so our
- * benchmark functions of the same names cannot interpose on it. */
+ * The one-megabyte input is static (zeroed by each setup: a comparison has one state of a
+ * counterpart at a time), so that nothing here allocates a megabyte; the chained and the
+ * in-place rows keep their bytes in their state, as ours do. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -25,7 +24,14 @@
 
 static unsigned char big_in[BUFFER_SIZE];
 static unsigned char big_out[64];
-static unsigned char d64_buf[64 * D64_BLOCKS];
+
+static int big_setup(void *state, double n)
+{
+    (void)state;
+    (void)n;
+    memset(big_in, 0, sizeof big_in);
+    return 0;
+}
 
 static void sha1_op(void *arg)
 {
@@ -62,42 +68,18 @@ static void sha3_256_op(void *arg)
     EVP_Digest(big_in, BUFFER_SIZE, big_out, NULL, EVP_sha3_256(), NULL);
 }
 
-BENCH_OP_LOOP(sha1_loop, sha1_op)
-BENCH_OP_LOOP(sha3_256_loop, sha3_256_op)
-BENCH_OP_LOOP(sha256_loop, sha256_op)
-BENCH_OP_LOOP(sha512_loop, sha512_op)
+NB_OP_N(sha1_n, sha1_op)
+NB_OP_N(sha3_256_n, sha3_256_op)
+NB_OP_N(sha256_n, sha256_op)
+NB_OP_N(sha512_n, sha512_op)
 
-static int provide(bench_op *op, void (*op_n)(void *, uint64_t), unsigned char *buf,
-                   size_t size)
-{
-    memset(buf, 0, size);
-    op->op_n = op_n;
-    op->arg = buf;
-    op->batch = (double)size;
-    op->unit = "byte";
-    op->release = NULL;
-    return 0;
-}
+/* The fields of a one-megabyte counterpart. */
+#define BIG(op) .setup = big_setup, .op_n = op, .batch = BUFFER_SIZE, .unit = "byte"
 
-int bench_openssl_sha1(bench_op *op)
-{
-    return provide(op, sha1_loop, big_in, sizeof big_in);
-}
-
-int bench_openssl_sha3_256_1m(bench_op *op)
-{
-    return provide(op, sha3_256_loop, big_in, sizeof big_in);
-}
-
-int bench_openssl_sha256(bench_op *op)
-{
-    return provide(op, sha256_loop, big_in, sizeof big_in);
-}
-
-int bench_openssl_sha512(bench_op *op)
-{
-    return provide(op, sha512_loop, big_in, sizeof big_in);
-}
+const bench_def bench_openssl_sha1 = {BIG(sha1_n)};
+const bench_def bench_openssl_sha3_256_1m = {BIG(sha3_256_n)};
+const bench_def bench_openssl_sha256 = {BIG(sha256_n)};
+const bench_def bench_openssl_sha512 = {BIG(sha512_n)};
 
 /* Each hash overwrites its own input, as in SHA256_32b. */
 static void sha256_32b_op(void *arg)
@@ -109,14 +91,10 @@ static void sha256_32b_op(void *arg)
     SHA256_Final(buf, &ctx);
 }
 
-static unsigned char chain_buf[32];
+NB_OP_N(sha256_32b_n, sha256_32b_op)
 
-BENCH_OP_LOOP(sha256_32b_loop, sha256_32b_op)
-
-int bench_openssl_sha256_32b(bench_op *op)
-{
-    return provide(op, sha256_32b_loop, chain_buf, sizeof chain_buf);
-}
+const bench_def bench_openssl_sha256_32b = {
+    .state_size = 32, .op_n = sha256_32b_n, .batch = 32, .unit = "byte"};
 
 /* OpenSSL has no multi-input double SHA-256: each 64-byte input is hashed twice, one input at
  * a time, in place as sha256_d64 does in SHA256D64_1024 (digest i lands on bytes 32i..32i+32,
@@ -137,12 +115,11 @@ static void sha256_d64_op(void *arg)
     }
 }
 
-BENCH_OP_LOOP(sha256_d64_loop, sha256_d64_op)
+NB_OP_N(sha256_d64_n, sha256_d64_op)
 
-int bench_openssl_sha256d64_1024(bench_op *op)
-{
-    return provide(op, sha256_d64_loop, d64_buf, sizeof d64_buf);
-}
+const bench_def bench_openssl_sha256d64_1024 = {
+    .state_size = 64 * D64_BLOCKS, .op_n = sha256_d64_n, .batch = 64 * D64_BLOCKS,
+    .unit = "byte"};
 
 #else
 /* ISO C forbids an empty translation unit. */

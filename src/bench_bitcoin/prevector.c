@@ -2,11 +2,12 @@
  * going inline (28 elements) and onto the heap (29), for a trivial T (unsigned char, new
  * elements zero) and a non-trivial one (a struct of one int that its initialiser sets to -1).
  *
- * One macro, PREVECTOR_BENCHMARKS, writes the six benchmarks for one element type, as Core's
- * templates do. Inside each op, nb_do_not_optimize_away(pointer) hands the vector's storage
- * to the optimizer as "read from here": without it the compiler could see that a filled
- * vector is cleared or destroyed unread and drop the filling, and measure nothing (FillVector
- * hands over the whole array once, after filling it). */
+ * One macro, PREVECTOR_BENCHMARKS, writes the six benchmarks' states and ops for one element
+ * type, as Core's templates do, and PREVECTOR_ROWS their six table entries. Inside each op,
+ * nb_do_not_optimize_away(pointer) hands the vector's storage to the optimizer as "read from
+ * here": without it the compiler could see that a filled vector is cleared or destroyed
+ * unread and drop the filling, and measure nothing (FillVector hands over the whole array
+ * once, after filling it). */
 #include "bench_bitcoin/bench.h"
 #include "prevector/nontrivial.h"
 #include "prevector/prevector.h"
@@ -39,6 +40,22 @@ PREVECTOR_DEFINE_SERIALIZE(pv_nontrivial, nontrivial_elem, 4, NONTRIVIAL_ELEM_EN
         V t0, t1;                                                                            \
     } V##_pair;                                                                              \
                                                                                              \
+    static int V##_pair_setup(void *state, double n)                                         \
+    {                                                                                        \
+        V##_pair *p = state;                                                                 \
+        (void)n;                                                                             \
+        V##_init(&p->t0);                                                                    \
+        V##_init(&p->t1);                                                                    \
+        return 0;                                                                            \
+    }                                                                                        \
+                                                                                             \
+    static void V##_pair_teardown(void *state)                                               \
+    {                                                                                        \
+        V##_pair *p = state;                                                                 \
+        V##_destroy(&p->t0);                                                                 \
+        V##_destroy(&p->t1);                                                                 \
+    }                                                                                        \
+                                                                                             \
     static void V##_resize_or_die(V *v, size_t n, const char *name)                          \
     {                                                                                        \
         if (V##_resize(v, n) != 0)                                                           \
@@ -64,10 +81,7 @@ PREVECTOR_DEFINE_SERIALIZE(pv_nontrivial, nontrivial_elem, 4, NONTRIVIAL_ELEM_EN
         V##_destroy(&t1);                                                                    \
     }                                                                                        \
                                                                                              \
-    void PrevectorDestructor##KIND(nb_bench *bench)                                          \
-    {                                                                                        \
-        nb_run(nb_batch(bench, 2), V##_destructor_op, NULL);                                 \
-    }                                                                                        \
+    NB_OP_N(V##_destructor_n, V##_destructor_op)                                             \
                                                                                              \
     static void V##_clear_op(void *arg)                                                      \
     {                                                                                        \
@@ -78,15 +92,7 @@ PREVECTOR_DEFINE_SERIALIZE(pv_nontrivial, nontrivial_elem, 4, NONTRIVIAL_ELEM_EN
         V##_clear(&p->t1);                                                                   \
     }                                                                                        \
                                                                                              \
-    void PrevectorClear##KIND(nb_bench *bench)                                               \
-    {                                                                                        \
-        V##_pair p;                                                                          \
-        V##_init(&p.t0);                                                                     \
-        V##_init(&p.t1);                                                                     \
-        nb_run(nb_batch(bench, 2), V##_clear_op, &p);                                        \
-        V##_destroy(&p.t0);                                                                  \
-        V##_destroy(&p.t1);                                                                  \
-    }                                                                                        \
+    NB_OP_N(V##_clear_n, V##_clear_op)                                                       \
                                                                                              \
     static void V##_resize_op(void *arg)                                                     \
     {                                                                                        \
@@ -97,15 +103,7 @@ PREVECTOR_DEFINE_SERIALIZE(pv_nontrivial, nontrivial_elem, 4, NONTRIVIAL_ELEM_EN
         V##_resize_or_die(&p->t1, 0, "PrevectorResize" #KIND);                               \
     }                                                                                        \
                                                                                              \
-    void PrevectorResize##KIND(nb_bench *bench)                                              \
-    {                                                                                        \
-        V##_pair p;                                                                          \
-        V##_init(&p.t0);                                                                     \
-        V##_init(&p.t1);                                                                     \
-        nb_run(nb_batch(bench, 4), V##_resize_op, &p);                                       \
-        V##_destroy(&p.t0);                                                                  \
-        V##_destroy(&p.t1);                                                                  \
-    }                                                                                        \
+    NB_OP_N(V##_resize_n, V##_resize_op)                                                     \
                                                                                              \
     /* A fresh vector per iteration reads DESER_READS serialised ones, then the stream is    \
      * rewound for the next iteration. */                                                    \
@@ -124,24 +122,26 @@ PREVECTOR_DEFINE_SERIALIZE(pv_nontrivial, nontrivial_elem, 4, NONTRIVIAL_ELEM_EN
         stream_rewind(s);                                                                    \
     }                                                                                        \
                                                                                              \
-    void PrevectorDeserialize##KIND(nb_bench *bench)                                         \
+    NB_OP_N(V##_deserialize_n, V##_deserialize_op)                                           \
+                                                                                             \
+    /* The stream: DESER_SMALL_COUNT vectors of DESER_SMALL elements, then DESER_LARGE_COUNT   \
+     * of DESER_LARGE. */                                                                    \
+    static int V##_deserialize_setup(void *state, double n)                                  \
     {                                                                                        \
-        byte_stream s;                                                                       \
+        byte_stream *s = state;                                                              \
         V t0;                                                                                \
         int x, rc = 0;                                                                       \
-        stream_init(&s);                                                                     \
+        (void)n;                                                                             \
+        stream_init(s);                                                                      \
         V##_init(&t0);                                                                       \
         rc |= V##_resize(&t0, DESER_SMALL);                                                  \
         for (x = 0; x < DESER_SMALL_COUNT; x++)                                              \
-            rc |= V##_serialize(&t0, &s);                                                    \
+            rc |= V##_serialize(&t0, s);                                                     \
         rc |= V##_resize(&t0, DESER_LARGE);                                                  \
         for (x = 0; x < DESER_LARGE_COUNT; x++)                                              \
-            rc |= V##_serialize(&t0, &s);                                                    \
+            rc |= V##_serialize(&t0, s);                                                     \
         V##_destroy(&t0);                                                                    \
-        if (rc != 0)                                                                         \
-            bench_out_of_memory("PrevectorDeserialize" #KIND);                               \
-        nb_run(nb_batch(bench, DESER_READS), V##_deserialize_op, &s);                        \
-        stream_destroy(&s);                                                                  \
+        return rc != 0 ? -1 : 0;                                                             \
     }                                                                                        \
                                                                                              \
     /* Core's std::vector<prevector> reserved for FILL_COUNT, filled, then dropped: one      \
@@ -170,10 +170,7 @@ PREVECTOR_DEFINE_SERIALIZE(pv_nontrivial, nontrivial_elem, 4, NONTRIVIAL_ELEM_EN
         V##_fill_vector(0, "PrevectorFillVectorDirect" #KIND);                               \
     }                                                                                        \
                                                                                              \
-    void PrevectorFillVectorDirect##KIND(nb_bench *bench)                                    \
-    {                                                                                        \
-        nb_run(bench, V##_fill_direct_op, NULL);                                             \
-    }                                                                                        \
+    NB_OP_N(V##_fill_direct_n, V##_fill_direct_op)                                           \
                                                                                              \
     static void V##_fill_indirect_op(void *arg)                                              \
     {                                                                                        \
@@ -181,10 +178,35 @@ PREVECTOR_DEFINE_SERIALIZE(pv_nontrivial, nontrivial_elem, 4, NONTRIVIAL_ELEM_EN
         V##_fill_vector(INLINE_SIZE + 1, "PrevectorFillVectorIndirect" #KIND);               \
     }                                                                                        \
                                                                                              \
-    void PrevectorFillVectorIndirect##KIND(nb_bench *bench)                                  \
-    {                                                                                        \
-        nb_run(bench, V##_fill_indirect_op, NULL);                                           \
-    }
+    NB_OP_N(V##_fill_indirect_n, V##_fill_indirect_op)
+
+/* Deserialize's stream, freed (also one that setup left half made: a zeroed stream is an
+ * empty one). */
+static void stream_teardown(void *state)
+{
+    stream_destroy(state);
+}
 
 PREVECTOR_BENCHMARKS(pv_trivial, Trivial)
 PREVECTOR_BENCHMARKS(pv_nontrivial, Nontrivial)
+
+/* The six rows of one element type V named KIND. */
+#define PREVECTOR_ROWS(V, KIND)                                                              \
+    {.name = "PrevectorDestructor" #KIND, .op_n = V##_destructor_n, .batch = 2},             \
+    {.name = "PrevectorClear" #KIND, .state_size = sizeof(V##_pair),                         \
+     .setup = V##_pair_setup, .op_n = V##_clear_n, .teardown = V##_pair_teardown,            \
+     .batch = 2},                                                                            \
+    {.name = "PrevectorResize" #KIND, .state_size = sizeof(V##_pair),                        \
+     .setup = V##_pair_setup, .op_n = V##_resize_n, .teardown = V##_pair_teardown,           \
+     .batch = 4},                                                                            \
+    {.name = "PrevectorDeserialize" #KIND, .state_size = sizeof(byte_stream),                \
+     .setup = V##_deserialize_setup, .op_n = V##_deserialize_n, .teardown = stream_teardown, \
+     .batch = DESER_READS},                                                                  \
+    {.name = "PrevectorFillVectorDirect" #KIND, .op_n = V##_fill_direct_n},                  \
+    {.name = "PrevectorFillVectorIndirect" #KIND, .op_n = V##_fill_indirect_n}
+
+const bench_def bench_defs_prevector[] = {
+    PREVECTOR_ROWS(pv_trivial, Trivial),
+    PREVECTOR_ROWS(pv_nontrivial, Nontrivial),
+    BENCH_DEFS_END
+};

@@ -13,9 +13,9 @@
  * A chacha20_ctx is a plain value with no pointers inside: caller-allocated,
  * nothing to free, and a copy made with `=` is an independent stream.
  *
- * The work is done by the fastest implementation this CPU runs that agrees
- * with the portable code on a self-test, chosen on the first call (see
- * chacha20_implementation). */
+ * The work is done by the portable code until crypto_autodetect (variant.h)
+ * or sha256_autodetect installs the fastest implementation this CPU runs that
+ * agrees with the portable code on a self-test; chacha20_impl_force pins one. */
 #ifndef CRYPTO_CHACHA20_H
 #define CRYPTO_CHACHA20_H
 
@@ -54,21 +54,19 @@ void chacha20_keystream(chacha20_ctx *ctx, unsigned char *out, size_t len);
  * NULL when len is 0. */
 void chacha20_crypt(chacha20_ctx *ctx, const unsigned char *in, unsigned char *out, size_t len);
 
-/* The name of the implementation in use, choosing it first if nothing has yet:
- * "standard" (portable C), "sse41" (4 blocks at a time, SSSE3 instructions),
- * "avx2" (8 blocks) or "avx512" (16 blocks). Never NULL; a static string. */
-const char *chacha20_implementation(void);
-
-/* Stores in names[0 .. cap) the implementations this build and CPU can run
- * and that pass the self-test, "standard" first, and returns how many there
- * are (may exceed cap; names may be NULL when cap is 0). */
+/* ChaCha20's variant set (variant.h): "standard" (portable C), "sse41" (4
+ * blocks at a time, SSSE3 instructions), "avx2" (8 blocks), "avx512" (16
+ * blocks). impl_list stores in names[0 .. cap) those this build and CPU run and
+ * that pass the self-test, "standard" first, and returns how many there are
+ * (may exceed cap; names may be NULL when cap is 0). impl_force installs the
+ * one called name, or the automatic choice (the widest usable) for "auto", and
+ * returns 0, or -1 (nothing changed) when name is unknown, not in this build,
+ * not run by this CPU or failing its self-test; not while another thread is
+ * using ChaCha20. impl_current names what is installed ("standard" until
+ * something is); a static string, never NULL. */
 size_t chacha20_impl_list(const char **names, size_t cap);
-
-/* Switches ChaCha20 to the implementation called name, or to the automatic
- * choice for "auto". Returns 0, or -1 (nothing changed) when name is unknown,
- * not in this build, not run by this CPU or failing its self-test. Not to be
- * called while another thread is using ChaCha20. */
-int chacha20_force(const char *name);
+int chacha20_impl_force(const char *name);
+const char *chacha20_impl_current(void);
 
 #ifdef __cplusplus
 }

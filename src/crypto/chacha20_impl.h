@@ -2,8 +2,9 @@
  * chacha20.h, one per instruction set, each in its own file built with that
  * instruction set's flags (chacha20_sse41.c, chacha20_avx2.c,
  * chacha20_avx512.c; each exists only when configure found the compiler able
- * to build it). chacha20.c chooses among them at run time and is the only
- * caller outside the tests.
+ * to build it). Only ChaCha20's variant set (chacha20_variants.c) and the
+ * tests name them; chacha20.c calls whichever is installed in
+ * chacha20_blocks_impl.
  *
  * A block function writes `blocks` whole 64-byte blocks of keystream, starting
  * at the block counter in state[12] (low) and state[13] (high), XORed with in
@@ -38,11 +39,15 @@ void chacha20_blocks_avx2(uint32_t state[16], unsigned char *out, const unsigned
 void chacha20_blocks_avx512(uint32_t state[16], unsigned char *out, const unsigned char *in,
                             size_t blocks);
 
-/* The self-test that decides whether a block function may be used (its
- * output and counter against the portable code's on every block count up to
- * 47, keystream and XOR, across a carry from word 12 into 13 and the wrap at
- * 2^64, on unaligned buffers). Returns 1 when fn passes, 0 otherwise. For
- * tests, to show that a broken function is refused. */
-int chacha20_selftest(chacha20_blocks_fn fn);
+/* The block function in use (chacha20.c): chacha20_blocks_portable until the
+ * variant set installs another. */
+extern chacha20_blocks_fn chacha20_blocks_impl;
+
+/* Test hook (chacha20_variants.c): the self-test that decides whether a block
+ * function may be used (its output and counter against the portable code's on
+ * every block count up to 47, keystream and XOR, across a carry from word 12
+ * into 13 and the wrap at 2^64, on unaligned buffers), on fn. Returns 1 when
+ * fn passes, 0 otherwise; installs nothing. */
+int chacha20_impl_selftest(chacha20_blocks_fn fn);
 
 #endif

@@ -18,10 +18,11 @@
  * in state, as chacha20_impl.h says.
  *
  * The last one to three blocks of a call go to the portable code, and so does
- * a call of one block (a FastRandom refill): one block in vector registers,
- * its four rows in four registers, is a chain of 80 dependent add-xor-rotate
- * steps, each slower in vector units than in the general registers, where the
- * four columns' chains also run side by side (doc/crypto.md has the figures). */
+ * a call of one block (a FastRandom refill): one block is a chain of 80
+ * dependent add-xor-rotate steps, which in the general registers run as four
+ * column chains side by side, and in vector registers (its four rows in four
+ * registers) also wait for lane rotations (doc/crypto.md, "ChaCha20"; the
+ * figures in doc/measurements.md). */
 #ifndef CRYPTO_CHACHA20_X86_H
 #define CRYPTO_CHACHA20_X86_H
 

@@ -37,6 +37,8 @@ static void detect(cpu_features *f)
     f->shani = f->sse41 && (b >> 29) & 1;
     f->bmi2 = (b >> 8) & 1;
     f->avx512 = zmm && (b >> 16) & 1 && (b >> 30) & 1 && (b >> 31) & 1; /* F, BW, VL */
+    f->avx512ifma = f->avx512 && (b >> 21) & 1;
+    f->adx = (b >> 19) & 1;
 }
 #else
 static void detect(cpu_features *f)
@@ -61,4 +63,14 @@ const cpu_features *cpu_features_get(void)
         bb_spin_unlock(&lock);
     }
     return &features;
+}
+
+int cpu_features_supports(unsigned isa)
+{
+    const cpu_features *f = cpu_features_get();
+    unsigned have = (f->sse41 ? CPU_SSE41 : 0) | (f->avx2 ? CPU_AVX2 : 0)
+                    | (f->shani ? CPU_SHANI : 0) | (f->avx512 ? CPU_AVX512 : 0)
+                    | (f->bmi2 ? CPU_BMI2 : 0) | (f->avx512ifma ? CPU_AVX512IFMA : 0)
+                    | (f->adx ? CPU_ADX : 0);
+    return (isa & ~have) == 0;
 }

@@ -1,26 +1,29 @@
-/* Choosing among the implementations of SHA-256, SHA-1 and SHA-512.
+/* Choosing among the implementations of SHA-256, SHA-1 and SHA-512: each hash's
+ * variant set (variant.h, the mechanism every primitive shares), and the
+ * per-hash functions over it.
  *
- * The library starts on portable C. sha256_autodetect() (sha256.h) switches
- * each hash to the fastest variant that this build contains, that CPUID and
- * XGETBV say the CPU and operating system run, and that gives the same
- * answers as the portable code on a self-test (ranked by instruction set,
- * except that where SHA-NI and AVX-512 both run, the first detection times
- * the two for sha256_d64 and keeps the faster). The functions here let a
- * benchmark or a test pin one implementation instead. They may be called
- * from several threads at once (they take turns under one lock), but none
- * of them while another thread is hashing.
+ * The library starts on portable C. crypto_autodetect() (variant.h), or
+ * sha256_autodetect() (sha256.h), switches each hash to the fastest variant
+ * that this build contains, that CPUID and XGETBV say the CPU and operating
+ * system run, and that gives the same answers as the portable code on a
+ * self-test (ranked by instruction set, except that where SHA-NI and AVX-512
+ * both run, the first detection times the two for sha256_d64 and keeps the
+ * faster). The functions here let a benchmark or a test pin one
+ * implementation instead. They may be called from several threads at once
+ * (they take turns under one lock), but none of them while another thread is
+ * hashing.
  *
  * Implementation names, each the instruction set it needs:
  *   SHA-256  "standard" (portable C), "sse41" (sha256_d64 4 ways),
  *            "avx2" (sha256_d64 8 ways), "shani" (the transform, and
  *            sha256_d64 1 and 2 ways), "avx512" (sha256_d64 16 ways);
- *   SHA-1    "standard", "shani";
- *   SHA-512  "standard", "avx2".
+ *   SHA-1    "standard", "avx2", "shani";
+ *   SHA-512  "standard", "avx2", "avx512".
  * Forcing a name uses that variant's code for what it covers and portable
  * code for the rest (so "avx2" hashes long messages with the portable
- * transform, and sha256_d64 hands the inputs left over after the groups of
- * 8 to portable code). The name "auto" means what sha256_autodetect picks,
- * which may combine several variants.
+ * transform where the CPU lacks BMI2, and sha256_d64 hands the inputs left
+ * over after the groups of 8 to portable code). The name "auto" means what
+ * sha256_autodetect picks, which may combine several variants.
  *
  * A description says what is in use, in the form sha256_autodetect returns:
  * "standard" when everything is portable, otherwise a comma-separated list of
@@ -35,11 +38,15 @@
 
 #include <stddef.h>
 
+#include "variant.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Stores in names[0 .. cap) the SHA-256 implementations this build and CPU
+/* crypto_variant_list, _force and _current (variant.h) on SHA-256's set.
+ *
+ * Stores in names[0 .. cap) the SHA-256 implementations this build and CPU
  * can run and that pass the self-test, "standard" first, and returns how
  * many there are (which may exceed cap; names may be NULL when cap is 0).
  * The strings are static. */

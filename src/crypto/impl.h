@@ -1,8 +1,9 @@
 /* Internal to the crypto library: the compression functions behind the public
  * hashes, and the pointers through which the public functions reach the
- * variant in use. The pointers start on the portable code; only
- * sha256_autodetect() changes them, after checking each candidate against the
- * portable code. Not installed; include only from src/crypto and tests. */
+ * variant in use. Each hash's file defines its pointers, starting on its
+ * portable code; only that hash's variant set (sha*_variants.c) changes them,
+ * after checking each candidate against the portable code. Not installed;
+ * include only from src/crypto and tests. */
 #ifndef CRYPTO_IMPL_H
 #define CRYPTO_IMPL_H
 
@@ -31,8 +32,11 @@ typedef void (*sha512_transform_fn)(uint64_t state[8], const unsigned char *bloc
 extern const uint32_t sha256_iv[8];
 extern const uint32_t sha256_k[64];
 extern const uint32_t sha256_pad64_kw[64];
-/* SHA-512's round constants (sha512.c; FIPS 180-4 4.2.3). */
+/* SHA-512's round constants and initial state (sha512.c; FIPS 180-4 4.2.3,
+ * 5.3.5), and SHA-1's initial state (sha1.c; 5.3.1). */
 extern const uint64_t sha512_k[80];
+extern const uint64_t sha512_iv[8];
+extern const uint32_t sha1_iv[5];
 
 void sha256_transform_portable(uint32_t state[8], const unsigned char *blocks, size_t n);
 void sha256_d64_portable(unsigned char *out, const unsigned char *in, size_t blocks);
@@ -41,7 +45,7 @@ void sha256_finish_portable(uint32_t state[8], unsigned char buf[64], uint64_t b
 void sha1_transform_portable(uint32_t state[5], const unsigned char *blocks, size_t n);
 void sha512_transform_portable(uint64_t state[8], const unsigned char *blocks, size_t n);
 
-/* The variants in use (defined in dispatch.c). */
+/* The variants in use (defined in sha1.c, sha256.c, sha512.c). */
 extern sha256_transform_fn sha256_transform_impl;
 extern sha256_d64_fn sha256_d64_impl;
 extern sha256_finish_fn sha256_finish_impl;

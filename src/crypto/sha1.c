@@ -10,9 +10,12 @@
 #include "crypto/common.h"
 #include "crypto/impl.h"
 
-static const uint32_t sha1_iv[5] = {
+const uint32_t sha1_iv[5] = {
     0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
 };
+
+/* The transform in use: portable until a variant set installs another (sha1_variants.c). */
+sha1_transform_fn sha1_transform_impl = sha1_transform_portable;
 
 #define W_LOAD(t) (w[t] = load32_be(p + 4 * (t)))
 #define W_EXPAND(t) (w[(t) & 15] = rotl32(w[((t) + 13) & 15] ^ w[((t) + 8) & 15] \

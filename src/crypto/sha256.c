@@ -145,6 +145,12 @@ void sha256_d64_portable(unsigned char *out, const unsigned char *in, size_t blo
     }
 }
 
+/* What the public functions call: portable until a variant set installs others
+ * (sha256_variants.c). */
+sha256_transform_fn sha256_transform_impl = sha256_transform_portable;
+sha256_finish_fn sha256_finish_impl = sha256_finish_portable;
+sha256_d64_fn sha256_d64_impl = sha256_d64_portable;
+
 void sha256_init(sha256_ctx *ctx)
 {
     memcpy(ctx->s, sha256_iv, sizeof ctx->s);

@@ -47,14 +47,16 @@ void sha256_hash(unsigned char *out, const void *data, size_t len);
  * chosen by sha256_autodetect (portable code until that is called). */
 void sha256_d64(unsigned char *out, const unsigned char *in, size_t blocks);
 
-/* Picks the fastest SHA-256 (and SHA-1/SHA-512) implementation this CPU and OS
- * run correctly, checking each candidate against the portable code first, and
- * returns its name ("standard", "shani(1way,2way)", ...): a static string,
- * never NULL. Safe to call more than once, and from several threads at once
- * (the calls take turns). The first call switches implementations, so no
- * other thread may be hashing then; later ones change and write nothing
- * (unless an implementation was forced in between), so every worker thread
- * may call it before it hashes, while others already do. */
+/* Picks the fastest SHA-256 implementation this CPU and OS run correctly,
+ * checking each candidate against the portable code first, and returns its
+ * name ("standard", "shani(1way,2way)", ...): a static string, never NULL.
+ * It is crypto_autodetect (variant.h): every other primitive with variants
+ * (SHA-1, SHA-512, ChaCha20, ...) is switched to its fastest too. Safe to call
+ * more than once, and from several threads at once (the calls take turns).
+ * The first call switches implementations, so no other thread may be hashing
+ * then; later ones change and write nothing (unless an implementation was
+ * forced in between), so every worker thread may call it before it hashes,
+ * while others already do. */
 const char *sha256_autodetect(void);
 
 #ifdef __cplusplus

@@ -10,7 +10,7 @@
 #include "crypto/common.h"
 #include "crypto/impl.h"
 
-static const uint64_t sha512_iv[8] = {
+const uint64_t sha512_iv[8] = {
     0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
     0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179,
 };
@@ -85,6 +85,9 @@ void sha512_transform_portable(uint64_t state[8], const unsigned char *blocks, s
         blocks += 128;
     }
 }
+
+/* The transform in use: portable until a variant set installs another (sha512_variants.c). */
+sha512_transform_fn sha512_transform_impl = sha512_transform_portable;
 
 void sha512_init(sha512_ctx *ctx)
 {

@@ -3,7 +3,8 @@
  * with that instruction set's flags, and exists only when configure found
  * the compiler able to build it (ENABLE_SHANI, ENABLE_SSE41, ENABLE_AVX2,
  * ENABLE_AVX512). None may be called unless cpu_features_get() reports the
- * instruction set; dispatch.c is the only caller outside the tests.
+ * instruction set; the hashes' variant sets (sha1_variants.c,
+ * sha256_variants.c, sha512_variants.c) are the only callers outside the tests.
  *
  * The multi-way sha256_d64 kernels hash exactly their width of 64-byte inputs:
  * out[32*i..] = SHA256(SHA256(in[64*i..64*i+64])) for i < width. They read
@@ -44,13 +45,15 @@ void sha512_transform_avx2(uint64_t state[8], const unsigned char *blocks, size_
 void sha256_d64_avx512_16way(unsigned char *out, const unsigned char *in);
 void sha512_transform_avx512(uint64_t state[8], const unsigned char *blocks, size_t n);
 
-/* Test-only hook (dispatch.c): runs the self-test that decides whether a
- * SHA-256 variant is usable on functions the caller supplies, so a test can
- * show that a deliberately broken one is refused. Any of the functions may be
+/* Test hooks (sha*_variants.c): the self-test that decides whether a variant
+ * is usable, run on functions the caller supplies, so a test can show that a
+ * deliberately broken one is refused. For SHA-256 any of the functions may be
  * NULL (not tested); finish only with transform, as in the table; width is
- * 1..16 when kernel is not NULL. Returns 1 when they pass, 0 when refused.
- * Takes the dispatch lock; changes nothing that is installed. */
-int sha256_selftest_for_tests(sha256_transform_fn transform, sha256_finish_fn finish,
-                              sha256_d64_fn d64, sha256_d64_kernel kernel, unsigned width);
+ * 2..16 when kernel is not NULL. Each returns 1 when they pass, 0 when
+ * refused; takes the variant lock; installs nothing. */
+int sha256_impl_selftest(sha256_transform_fn transform, sha256_finish_fn finish,
+                         sha256_d64_fn d64, sha256_d64_kernel kernel, unsigned width);
+int sha1_impl_selftest(sha1_transform_fn transform);
+int sha512_impl_selftest(sha512_transform_fn transform);
 
 #endif

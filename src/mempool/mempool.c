@@ -12,7 +12,7 @@
  *   entry's list) sequential reads instead of walks over parent links.
  * - Visited-sets are marks: each walk takes a fresh epoch number and an entry
  *   is visited iff its mark equals it. No set, no clearing.
- * - The hash tables are open-addressed (linear probing, load <= 1/2,
+ * - The hash tables (table.h) are open-addressed (linear probing, load <= 1/2,
  *   backward-shift deletion) with the 64-bit SipHash stored in the slot, so a
  *   probe compares keys only when the hashes agree. A third table holds, per
  *   txid that is not in the pool but that inputs in the pool spend, how many
@@ -29,7 +29,7 @@
  * - Everything an add can allocate is reserved before the pool changes, so a
  *   failed add leaves the contents exactly as they were; removal never
  *   allocates (the walk buffers always hold as many indices as entries).
- * - The eviction heap (min by descendant fee rate) is only built when a trim
+ * - The eviction heap (heap.h; min by descendant fee rate) is only built when a trim
  *   needs it and then kept up to date by the trim's removals; an add just marks
  *   it stale, sparing every ancestor update of an add a heap fix-up. */
 #include "mempool/mempool.h"
@@ -39,6 +39,8 @@
 #include <time.h>
 
 #include "crypto/siphash.h"
+#include "mempool/heap.h"
+#include "mempool/table.h"
 #include "util/alloc.h"
 #include "util/splitmix64.h"
 
@@ -77,18 +79,11 @@ typedef struct {
     uint64_t usage;     /* its share of mempool_dynamic_usage (entry_usage) */
 } entry;
 
-typedef struct {
-    uint64_t hash;
-    uint32_t entry; /* NONE: empty; in the outside table, the record's index */
-    uint32_t aux;   /* input index in the spent-outpoint table, 0 in the txid table,
-                     * the number of inputs spending that txid in the outside table */
-} slot;
-
-typedef struct {
-    slot *s;
-    size_t cap; /* 0 or a power of two */
-    size_t used;
-} table;
+/* Table slots (table.h): entry is the entry's index (in the outside table, the record's),
+ * aux the input index in the spent-outpoint table, 0 in the txid table, and the number of
+ * inputs spending that txid in the outside table. */
+typedef mempool_slot slot;
+typedef mempool_table table;
 
 struct mempool {
     uint64_t k0, k1;
@@ -135,81 +130,7 @@ static void new_epoch(mempool *p) {
     }
 }
 
-/* ---- hash tables --------------------------------------------------------- */
-
-static void table_put(table *t, uint64_t hash, uint32_t ent, uint32_t aux) {
-    size_t mask = t->cap - 1, i = (size_t)hash & mask;
-    while (t->s[i].entry != NONE) {
-        i = (i + 1) & mask;
-    }
-    t->s[i].hash = hash;
-    t->s[i].entry = ent;
-    t->s[i].aux = aux;
-    t->used++;
-}
-
-/* Makes room for n entries in all, at load <= 1/2. 0 or -1 (t unchanged). */
-static int table_reserve(table *t, size_t n) {
-    size_t cap, i;
-    slot *s;
-    if (n <= t->cap / 2) {
-        return 0;
-    }
-    cap = t->cap ? t->cap : 16;
-    while (cap / 2 < n) {
-        if (cap > SIZE_MAX / 4 / sizeof(slot)) {
-            return -1;
-        }
-        cap *= 2;
-    }
-    if ((s = bb_malloc_array(cap, sizeof(slot))) == NULL) {
-        return -1;
-    }
-    for (i = 0; i < cap; i++) {
-        s[i].entry = NONE;
-    }
-    {
-        table old = *t;
-        t->s = s;
-        t->cap = cap;
-        t->used = 0;
-        for (i = 0; i < old.cap; i++) {
-            if (old.s[i].entry != NONE) {
-                table_put(t, old.s[i].hash, old.s[i].entry, old.s[i].aux);
-            }
-        }
-        bb_free(old.s);
-    }
-    return 0;
-}
-
-/* Removes the item (ent, aux), which must be present under hash. Later items
- * of its probe run move back so that no tombstones are needed. */
-static void table_erase_at(table *t, size_t i) {
-    size_t mask = t->cap - 1, j = i, k;
-    for (;;) {
-        j = (j + 1) & mask;
-        if (t->s[j].entry == NONE) {
-            break;
-        }
-        k = (size_t)t->s[j].hash & mask;
-        /* s[j] may fill the hole at i unless its home k lies cyclically in (i, j]. */
-        if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
-            t->s[i] = t->s[j];
-            i = j;
-        }
-    }
-    t->s[i].entry = NONE;
-    t->used--;
-}
-
-static void table_erase(table *t, uint64_t hash, uint32_t ent, uint32_t aux) {
-    size_t mask = t->cap - 1, i = (size_t)hash & mask;
-    while (t->s[i].entry != ent || t->s[i].aux != aux) {
-        i = (i + 1) & mask;
-    }
-    table_erase_at(t, i);
-}
+/* ---- hash tables (table.h): lookups ------------------------------------------ */
 
 static uint64_t hash_txid(const mempool *p, const unsigned char txid[32]) {
     return siphash_uint256(p->k0, p->k1, txid);
@@ -285,7 +206,7 @@ static void outside_add(mempool *p, const unsigned char txid[32], uint64_t hash)
         return;
     }
     memcpy(p->otxid[p->otxid_n], txid, 32);
-    table_put(&p->outside, hash, p->otxid_n++, 1);
+    mempool_table_put(&p->outside, hash, p->otxid_n++, 1);
 }
 
 /* One input fewer spends txid from outside; 1 when txid had a record (so the
@@ -301,7 +222,7 @@ static int outside_release(mempool *p, const unsigned char txid[32], uint64_t ha
         return 1;
     }
     r = p->outside.s[i].entry;
-    table_erase_at(&p->outside, i);
+    mempool_table_erase_at(&p->outside, i);
     last = --p->otxid_n;
     if (r != last) {
         uint64_t lh = hash_txid(p, p->otxid[last]);
@@ -400,69 +321,47 @@ static int evict_before(const mempool *p, uint32_t a, uint32_t b) {
     return c != 0 ? c < 0 : p->e[a].seq > p->e[b].seq;
 }
 
-static void heap_set(mempool *p, uint32_t pos, uint32_t ent) {
-    p->heap[pos] = ent;
-    p->e[ent].heap_pos = pos;
+/* The heap (heap.h) over entry indices, each entry keeping its place in heap_pos. */
+static int heap_before(const void *ctx, uint32_t a, uint32_t b) {
+    return evict_before(ctx, a, b);
 }
 
-static void heap_sift_up(mempool *p, uint32_t pos) {
-    uint32_t ent = p->heap[pos];
-    while (pos > 0) {
-        uint32_t up = (pos - 1) / 2;
-        if (!evict_before(p, ent, p->heap[up])) {
-            break;
-        }
-        heap_set(p, pos, p->heap[up]);
-        pos = up;
-    }
-    heap_set(p, pos, ent);
+static void heap_place(void *ctx, uint32_t ent, uint32_t pos) {
+    ((mempool *)ctx)->e[ent].heap_pos = pos;
 }
 
-static void heap_sift_down(mempool *p, uint32_t pos) {
-    uint32_t ent = p->heap[pos], n = p->heap_n;
-    for (;;) {
-        uint32_t c = 2 * pos + 1;
-        if (c >= n) {
-            break;
-        }
-        if (c + 1 < n && evict_before(p, p->heap[c + 1], p->heap[c])) {
-            c++;
-        }
-        if (!evict_before(p, p->heap[c], ent)) {
-            break;
-        }
-        heap_set(p, pos, p->heap[c]);
-        pos = c;
-    }
-    heap_set(p, pos, ent);
+static uint32_t heap_where(const void *ctx, uint32_t ent) {
+    return ((const mempool *)ctx)->e[ent].heap_pos;
 }
 
 static void heap_insert(mempool *p, uint32_t ent) {
-    heap_set(p, p->heap_n++, ent);
-    heap_sift_up(p, p->heap_n - 1);
+    mempool_heap h;
+    h.v = p->heap;
+    h.n = p->heap_n;
+    mempool_heap_insert(&h, heap_before, heap_place, p, ent);
+    p->heap_n = h.n;
 }
 
 static void heap_delete(mempool *p, uint32_t ent) {
-    uint32_t pos = p->e[ent].heap_pos, last = p->heap[--p->heap_n];
-    if (last == ent) {
-        return;
-    }
-    heap_set(p, pos, last);
-    heap_sift_up(p, pos);
-    heap_sift_down(p, p->e[last].heap_pos);
+    mempool_heap h;
+    h.v = p->heap;
+    h.n = p->heap_n;
+    mempool_heap_delete(&h, heap_before, heap_place, heap_where, p, ent);
+    p->heap_n = h.n;
 }
 
 static void heap_build(mempool *p) {
+    mempool_heap h;
     uint32_t i, n = 0;
     for (i = 0; i < p->e_len; i++) {
         if (p->e[i].tx != NULL) {
-            heap_set(p, n++, i);
+            p->heap[n++] = i;
         }
     }
+    h.v = p->heap;
+    h.n = n;
+    mempool_heap_build(&h, heap_before, heap_place, p);
     p->heap_n = n;
-    for (i = n / 2; i-- > 0;) {
-        heap_sift_down(p, i);
-    }
     p->heap_valid = 1;
 }
 
@@ -590,23 +489,29 @@ static uint64_t entry_usage(const mempool_tx *tx, uint32_t np, uint32_t na, uint
            (2 * sizeof(slot) + 32) * (uint64_t)nout;
 }
 
-int mempool_add(mempool *p, const mempool_tx *tx) {
-    uint64_t h = hash_txid(p, tx->txid);
-    uint32_t xi, np = 0, qn, i, j, ep, nout = 0;
-    size_t k;
-    entry *x;
-    hot *xh;
-    pkg_stats anc;
+/* An add in progress: what the phases below find and hand on. */
+typedef struct {
+    const mempool_tx *tx;
+    uint64_t h;      /* the txid's hash */
+    uint32_t xi;     /* the slot it goes in */
+    uint32_t np;     /* distinct in-pool parents, in work1[0 .. np) */
+    uint32_t qn;     /* parents and their ancestors, in work1[0 .. qn) */
+    uint32_t nout;   /* inputs whose parent is not in the pool */
+    uint32_t ep;     /* the walk's epoch: marks the ancestors */
+} add_state;
 
+/* Phase 1: what can be refused before anything is reserved. */
+static int add_check(const mempool *p, add_state *a) {
+    const mempool_tx *tx = a->tx;
     if (tx->fee < 0 || tx->fee > MAX_MONEY || tx->vsize == 0 || tx->vin_count >= NONE) {
         return MEMPOOL_ERR_INVALID;
     }
-    if (find_txid(p, tx->txid, h) != NONE) {
+    if (find_txid(p, tx->txid, a->h) != NONE) {
         return MEMPOOL_ERR_DUPLICATE;
     }
     /* An entry spending any output of tx, in range or not, was added while
      * tx was not in the pool: its input is in the outside table. */
-    if (spent_outside(p, tx->txid, h)) {
+    if (spent_outside(p, tx->txid, a->h)) {
         return MEMPOOL_ERR_HAS_CHILDREN;
     }
     /* total_fees <= INT64_MAX and fee <= MAX_MONEY: no wrap in the test. */
@@ -616,8 +521,14 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
     if (tx->vin_count > SIZE_MAX / 2 - p->spent.used) {
         return MEMPOOL_ERR_NOMEM;
     }
-    if (reserve_entry(p) != 0 || table_reserve(&p->txids, p->txids.used + 1) != 0 ||
-        table_reserve(&p->spent, p->spent.used + tx->vin_count) != 0) {
+    return MEMPOOL_OK;
+}
+
+/* Phase 2: room for the entry and its table slots, and the slot it takes. */
+static int add_reserve_slot(mempool *p, add_state *a) {
+    uint32_t xi;
+    if (reserve_entry(p) != 0 || mempool_table_reserve(&p->txids, p->txids.used + 1) != 0 ||
+        mempool_table_reserve(&p->spent, p->spent.used + a->tx->vin_count) != 0) {
         return MEMPOOL_ERR_NOMEM;
     }
     if (p->free_head == NONE) {
@@ -633,33 +544,43 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
         p->e[xi].next_free = NONE;
         p->free_head = xi;
     }
-    xi = p->free_head;
+    a->xi = p->free_head;
+    return MEMPOOL_OK;
+}
 
-    /* Distinct in-pool parents go to work1, marked with this walk's epoch. */
+/* Phase 3: the distinct in-pool parents to work1, marked with this walk's epoch; the
+ * inputs spending from outside counted. */
+static int add_find_parents(mempool *p, add_state *a) {
+    const mempool_tx *tx = a->tx;
+    size_t k;
     new_epoch(p);
-    ep = p->epoch;
+    a->ep = p->epoch;
+    a->np = a->nout = 0;
     for (k = 0; k < tx->vin_count; k++) {
         const mempool_outpoint *o = &tx->vin[k].prevout;
         uint32_t par = find_txid(p, o->txid, hash_txid(p, o->txid));
         if (par == NONE) {
-            nout++;
+            a->nout++;
             continue;
         }
         if (o->n >= p->e[par].tx->vout_count) {
             return MEMPOOL_ERR_INVALID;
         }
-        if (p->mark[par] != ep) {
-            p->mark[par] = ep;
-            p->work1[np++] = par;
+        if (p->mark[par] != a->ep) {
+            p->mark[par] = a->ep;
+            p->work1[a->np++] = par;
         }
     }
-    /* The ancestors: the parents and the union of their (stored) ancestor
-     * lists; only the marks change so far. Reading whole lists sequentially
-     * beats a breadth-first walk over the parent links (half the time here).
-     * The append is branch-free: in this dense graph most candidates are
-     * already marked, in no predictable pattern. */
-    qn = np;
-    for (i = 0; i < np; i++) {
+    return MEMPOOL_OK;
+}
+
+/* Phase 4: the ancestors, appended to work1: the parents' stored ancestor lists merged;
+ * only the marks change. Reading whole lists sequentially beats a breadth-first walk over
+ * the parent links (half the time here). The append is branch-free: in this dense graph
+ * most candidates are already marked, in no predictable pattern. */
+static void add_collect_ancestors(mempool *p, add_state *a) {
+    uint32_t i, j, qn = a->np, ep = a->ep;
+    for (i = 0; i < a->np; i++) {
         const idx_vec *pv = &p->anc[p->work1[i]];
         for (j = 0; j < pv->n; j++) {
             uint32_t b = pv->v[j];
@@ -668,48 +589,70 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
             p->mark[b] = ep;
         }
     }
+    a->qn = qn;
+}
+
+/* Phase 5: room in every link array and outside-table the entry will touch. */
+static int add_reserve_links(mempool *p, add_state *a) {
+    uint32_t i, xi = a->xi;
     /* outside.used + nout cannot overflow: outside.used <= spent.used, and
-     * nout <= vin_count <= SIZE_MAX / 2 - spent.used (checked above). */
-    if (reserve_u32(&p->par[xi].v, &p->par[xi].cap, 2 * (size_t)np) != 0 ||
-        reserve_u32(&p->anc[xi].v, &p->anc[xi].cap, qn) != 0 ||
-        table_reserve(&p->outside, p->outside.used + nout) != 0 ||
-        reserve_otxid(p, (size_t)p->otxid_n + nout) != 0) {
+     * nout <= vin_count <= SIZE_MAX / 2 - spent.used (checked in add_check). */
+    if (reserve_u32(&p->par[xi].v, &p->par[xi].cap, 2 * (size_t)a->np) != 0 ||
+        reserve_u32(&p->anc[xi].v, &p->anc[xi].cap, a->qn) != 0 ||
+        mempool_table_reserve(&p->outside, p->outside.used + a->nout) != 0 ||
+        reserve_otxid(p, (size_t)p->otxid_n + a->nout) != 0) {
         return MEMPOOL_ERR_NOMEM;
     }
-    for (i = 0; i < np; i++) {
+    for (i = 0; i < a->np; i++) {
         idx_vec *c = &p->chi[p->work1[i]];
         if (reserve_u32(&c->v, &c->cap, (size_t)c->n + 1) != 0) {
             return MEMPOOL_ERR_NOMEM;
         }
     }
+    return MEMPOOL_OK;
+}
 
-    /* Claim the outpoints; on a conflict, give back the ones taken so far. The
-     * slot's tx must be set for the table to compare keys against it. */
-    x = &p->e[xi];
+/* Phase 6: claims the outpoints; on a conflict, gives back the ones taken so far. The
+ * slot's tx must be set for the table to compare keys against it. */
+static int add_claim_outpoints(mempool *p, add_state *a) {
+    const mempool_tx *tx = a->tx;
+    entry *x = &p->e[a->xi];
+    size_t k;
     x->tx = tx;
     for (k = 0; k < tx->vin_count; k++) {
         const mempool_outpoint *o = &tx->vin[k].prevout;
         uint64_t oh = hash_outpoint(p, o);
         if (find_spender(p, o->txid, o->n, oh) != NONE) {
             while (k-- > 0) {
-                table_erase(&p->spent, hash_outpoint(p, &tx->vin[k].prevout), xi, (uint32_t)k);
+                mempool_table_erase(&p->spent, hash_outpoint(p, &tx->vin[k].prevout), a->xi,
+                                    (uint32_t)k);
             }
             x->tx = NULL;
             return MEMPOOL_ERR_CONFLICT;
         }
-        table_put(&p->spent, oh, xi, (uint32_t)k);
+        mempool_table_put(&p->spent, oh, a->xi, (uint32_t)k);
     }
+    return MEMPOOL_OK;
+}
 
-    /* Nothing below can fail. */
+/* Phase 7, which cannot fail: the entry's fields, its outside inputs, its links to its
+ * parents, its ancestor list and state, and each ancestor's descendant state. */
+static void add_commit(mempool *p, add_state *a) {
+    const mempool_tx *tx = a->tx;
+    uint32_t xi = a->xi, i, nout = a->nout;
+    entry *x = &p->e[xi];
+    hot *xh = &p->h[xi];
+    pkg_stats anc;
+    size_t k;
     p->free_head = x->next_free;
     x->next_free = NONE;
-    x->txid_hash = h;
+    x->txid_hash = a->h;
     x->seq = p->seq++;
     x->n_outside = nout;
-    x->usage = entry_usage(tx, np, qn, nout);
-    /* The inputs found outside above, found again (before tx's own txid is in
-     * the table). Only transactions with such inputs pay for this: in
-     * ComplexMemPool, the 100 base transactions. */
+    x->usage = entry_usage(tx, a->np, a->qn, nout);
+    /* The inputs found outside in phase 3, found again (before tx's own txid is in the
+     * table). Only transactions with such inputs pay for this: in ComplexMemPool, the 100
+     * base transactions. */
     for (k = 0; nout > 0 && k < tx->vin_count; k++) {
         const unsigned char *pt = tx->vin[k].prevout.txid;
         uint64_t ph = hash_txid(p, pt);
@@ -718,37 +661,36 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
             nout--;
         }
     }
-    xh = &p->h[xi];
     xh->fee = (uint64_t)tx->fee;
     xh->size = tx->vsize;
     xh->desc.count = 1;
     xh->desc.size = xh->size;
     xh->desc.fees = xh->fee;
     p->rm[xi] = 0;
-    p->mark[xi] = ep;
-    table_put(&p->txids, h, xi, 0);
-    p->par[xi].n = np;
-    for (i = 0; i < np; i++) {
+    p->mark[xi] = a->ep;
+    mempool_table_put(&p->txids, a->h, xi, 0);
+    p->par[xi].n = a->np;
+    for (i = 0; i < a->np; i++) {
         idx_vec *c = &p->chi[p->work1[i]];
         p->par[xi].v[2 * i] = p->work1[i];
         p->par[xi].v[2 * i + 1] = c->n;
         c->v[c->n++] = xi;
     }
     /* Each ancestor gains the new entry as a descendant. */
-    if (qn > 0) {
-        memcpy(p->anc[xi].v, p->work1, (size_t)qn * sizeof(uint32_t));
+    if (a->qn > 0) {
+        memcpy(p->anc[xi].v, p->work1, (size_t)a->qn * sizeof(uint32_t));
     }
-    p->anc[xi].n = qn;
-    anc.count = 1 + (uint64_t)qn;
+    p->anc[xi].n = a->qn;
+    anc.count = 1 + (uint64_t)a->qn;
     anc.size = xh->size;
     anc.fees = xh->fee;
-    for (i = 0; i < qn; i++) {
-        hot *a = &p->h[p->work1[i]];
-        a->desc.count += 1;
-        a->desc.size += xh->size;
-        a->desc.fees += xh->fee;
-        anc.size += a->size;
-        anc.fees += a->fee;
+    for (i = 0; i < a->qn; i++) {
+        hot *h = &p->h[p->work1[i]];
+        h->desc.count += 1;
+        h->desc.size += xh->size;
+        h->desc.fees += xh->fee;
+        anc.size += h->size;
+        anc.fees += h->fee;
     }
     x->anc = anc;
     p->count++;
@@ -756,6 +698,23 @@ int mempool_add(mempool *p, const mempool_tx *tx) {
     p->total_fees += xh->fee;
     p->usage += x->usage;
     p->heap_valid = 0;
+}
+
+int mempool_add(mempool *p, const mempool_tx *tx) {
+    add_state a;
+    int rc;
+    a.tx = tx;
+    a.h = hash_txid(p, tx->txid);
+    if ((rc = add_check(p, &a)) != MEMPOOL_OK || (rc = add_reserve_slot(p, &a)) != MEMPOOL_OK ||
+        (rc = add_find_parents(p, &a)) != MEMPOOL_OK) {
+        return rc;
+    }
+    add_collect_ancestors(p, &a);
+    if ((rc = add_reserve_links(p, &a)) != MEMPOOL_OK ||
+        (rc = add_claim_outpoints(p, &a)) != MEMPOOL_OK) {
+        return rc;
+    }
+    add_commit(p, &a);
     return MEMPOOL_OK;
 }
 
@@ -860,7 +819,8 @@ static size_t remove_closure(mempool *p, uint32_t root) {
             }
         }
         for (k = 0; k < x->tx->vin_count; k++) {
-            table_erase(&p->spent, hash_outpoint(p, &x->tx->vin[k].prevout), xi, (uint32_t)k);
+            mempool_table_erase(&p->spent, hash_outpoint(p, &x->tx->vin[k].prevout), xi,
+                                (uint32_t)k);
         }
         /* Which inputs are outside is not stored, only how many: try each
          * until all are gone (none to try for most entries). An input whose
@@ -870,7 +830,7 @@ static size_t remove_closure(mempool *p, uint32_t root) {
             const unsigned char *pt = x->tx->vin[k].prevout.txid;
             j -= (uint32_t)outside_release(p, pt, hash_txid(p, pt));
         }
-        table_erase(&p->txids, x->txid_hash, xi, 0);
+        mempool_table_erase(&p->txids, x->txid_hash, xi, 0);
         if (heap) {
             heap_delete(p, xi);
         }
@@ -1044,6 +1004,34 @@ int mempool_ancestors(mempool *p, const unsigned char txid[32], const mempool_tx
         out[i] = p->e[p->anc[x].v[i]].tx;
     }
     *count = p->anc[x].n;
+    return 0;
+}
+
+int mempool_parents(const mempool *p, const unsigned char txid[32], const mempool_tx **out,
+                    size_t cap, size_t *count) {
+    uint32_t x = find_txid(p, txid, hash_txid(p, txid)), i;
+    if (x == NONE) {
+        *count = 0;
+        return -1;
+    }
+    for (i = 0; i < p->par[x].n && i < cap; i++) {
+        out[i] = p->e[p->par[x].v[2 * i]].tx;
+    }
+    *count = p->par[x].n;
+    return 0;
+}
+
+int mempool_children(const mempool *p, const unsigned char txid[32], const mempool_tx **out,
+                     size_t cap, size_t *count) {
+    uint32_t x = find_txid(p, txid, hash_txid(p, txid)), i;
+    if (x == NONE) {
+        *count = 0;
+        return -1;
+    }
+    for (i = 0; i < p->chi[x].n && i < cap; i++) {
+        out[i] = p->e[p->chi[x].v[i]].tx;
+    }
+    *count = p->chi[x].n;
     return 0;
 }
 

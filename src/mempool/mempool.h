@@ -153,6 +153,14 @@ int mempool_ancestors(mempool *pool, const unsigned char txid[32],
 int mempool_descendants(mempool *pool, const unsigned char txid[32],
                         const mempool_tx **out, size_t cap, size_t *count);
 
+/* The in-pool parents (children) of the entry with this txid: the entries whose outputs it
+ * spends (that spend its outputs), each once, in no particular order. Same contract as
+ * mempool_ancestors. */
+int mempool_parents(const mempool *pool, const unsigned char txid[32], const mempool_tx **out,
+                    size_t cap, size_t *count);
+int mempool_children(const mempool *pool, const unsigned char txid[32], const mempool_tx **out,
+                     size_t cap, size_t *count);
+
 /* Number of transactions in the pool. */
 size_t mempool_count(const mempool *pool);
 

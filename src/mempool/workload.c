@@ -193,3 +193,173 @@ int mempool_eviction_make(mempool_tx txs[MEMPOOL_EVICTION_TXS]) {
     }
     return 0;
 }
+
+/* ---- Core's current CreateCoinCluster -------------------------------------------------- */
+
+/* The minimal CScriptNum bytes of n >= 0 (none for 0) into out (room for 9); their count. */
+static size_t scriptnum_bytes(uint64_t n, unsigned char *out) {
+    size_t k = 0;
+    while (n > 0) {
+        out[k++] = (unsigned char)(n & 0xff);
+        n >>= 8;
+    }
+    if (k > 0 && (out[k - 1] & 0x80)) {
+        out[k++] = 0; /* the top bit is the sign: a zero byte keeps n positive */
+    }
+    return k;
+}
+
+/* Appends a push of len bytes (len < 76, OP_PUSHBYTES) to script s[*n]. */
+static void push_bytes(unsigned char *s, size_t *n, const unsigned char *b, size_t len) {
+    s[(*n)++] = (unsigned char)len;
+    memcpy(s + *n, b, len);
+    *n += len;
+}
+
+typedef struct {
+    uint32_t tx;       /* index in the workload */
+    uint32_t spent;    /* outputs spent so far (Core's vin_left) */
+    uint64_t counter;  /* its counter in the cluster */
+} cc_coin;
+
+/* Gives tx n_out outputs of 10 coins to <counter> OP_EQUAL. */
+static int cc_outputs(mempool_tx *tx, size_t n_out, uint64_t counter) {
+    unsigned char spk[12], num[9];
+    size_t len = 0, i;
+    push_bytes(spk, &len, num, scriptnum_bytes(counter, num));
+    spk[len++] = 0x87; /* OP_EQUAL */
+    /* tx has no outputs yet; set_counts would reset the inputs. */
+    if ((tx->vout = bb_malloc_array(n_out, sizeof(mempool_txout))) == NULL) {
+        return -1;
+    }
+    for (i = 0; i < n_out; i++) {
+        mempool_script_init(&tx->vout[i].script_pubkey);
+        tx->vout[i].value = (int64_t)10 * 100000000;
+    }
+    tx->vout_count = n_out;
+    for (i = 0; i < n_out; i++) {
+        if (mempool_script_assign(&tx->vout[i].script_pubkey, spk, len) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Resizes tx's inputs to n, keeping the first ones (mempool_tx_set_counts resets them). */
+static int cc_grow_inputs(mempool_tx *tx, size_t n) {
+    mempool_txin *v = bb_realloc(tx->vin, n * sizeof(mempool_txin));
+    size_t i;
+    if (v == NULL) {
+        return -1;
+    }
+    for (i = tx->vin_count; i < n; i++) {
+        memset(&v[i], 0, sizeof(v[i]));
+        mempool_script_init(&v[i].script_sig);
+        mempool_script_init(&v[i].witness);
+        v[i].sequence = 0xffffffffu;
+    }
+    tx->vin = v;
+    tx->vin_count = n;
+    return 0;
+}
+
+int mempool_workload_add_coin_cluster(mempool_workload *w, fastrandom2_ctx *r, int child_txs,
+                                      int min_ancestors) {
+    size_t first = w->count, cap = first + 10 + (child_txs > 0 ? (size_t)child_txs : 0), n_av = 0;
+    mempool_tx *txs;
+    cc_coin *av = NULL;
+    byte_stream scratch;
+    uint64_t counter = 1;
+    int x, rc = 0;
+    if ((txs = bb_realloc(w->txs, cap * sizeof(mempool_tx))) == NULL ||
+        (av = bb_malloc_array(cap - first, sizeof(cc_coin))) == NULL) {
+        if (txs != NULL) {
+            w->txs = txs;
+        }
+        return -1;
+    }
+    w->txs = txs;
+    stream_init(&scratch);
+    for (x = 0; x < 10 && rc == 0; x++) {
+        mempool_tx *tx = &w->txs[w->count];
+        unsigned char sig[10], num[9];
+        size_t len = 0, nb = scriptnum_bytes(counter, num);
+        mempool_tx_init(tx);
+        w->count++;
+        push_bytes(sig, &len, num, nb);
+        nb = scriptnum_bytes((uint64_t)x, num);
+        rc = mempool_tx_set_counts(tx, 1, 0);
+        if (rc == 0) {
+            fake_outpoint(&tx->vin[0].prevout, UINT64_C(0x436f696e436c7573), (uint64_t)w->count);
+            tx->vin[0].prevout.n = 1;
+            rc = mempool_script_assign(&tx->vin[0].script_sig, sig, len) |
+                 mempool_script_assign(&tx->vin[0].witness, num, nb);
+        }
+        if (rc == 0) {
+            rc = cc_outputs(tx, 2 + (size_t)fastrandom2_randrange(r, 10), counter);
+        }
+        if (rc == 0) {
+            rc = mempool_tx_finalize(tx, &scratch);
+        }
+        av[n_av].tx = (uint32_t)(w->count - 1);
+        av[n_av].spent = 0;
+        av[n_av++].counter = counter++;
+    }
+    for (x = 0; x < child_txs && n_av > 0 && rc == 0; x++) {
+        mempool_tx *tx = &w->txs[w->count];
+        uint64_t n_anc = fastrandom2_randrange(r, 10) + 1, a;
+        size_t n_out = 2;
+        mempool_tx_init(tx);
+        w->count++;
+        for (a = 0; a < n_anc && n_av > 0 && rc == 0; a++) {
+            size_t idx = (size_t)fastrandom2_randrange(r, n_av), i, base;
+            cc_coin *c = &av[idx];
+            const mempool_tx *parent = &w->txs[c->tx];
+            size_t take = (size_t)min_ancestors;
+            unsigned char sig[10], num[9];
+            size_t len = 0, nb = scriptnum_bytes(c->counter, num);
+            if (fastrandom2_randrange(r, 2) != 0) {
+                take += (size_t)fastrandom2_randrange(r, parent->vout_count - c->spent);
+            }
+            if (c->counter >= 1 && c->counter <= 16) {
+                sig[len++] = (unsigned char)(0x50 + c->counter); /* OP_1 .. OP_16 */
+            } else {
+                push_bytes(sig, &len, num, nb);
+            }
+            base = tx->vin_count;
+            if (take > parent->vout_count - c->spent) {
+                take = parent->vout_count - c->spent;
+            }
+            rc = cc_grow_inputs(tx, base + take);
+            for (i = 0; i < take && rc == 0; i++) {
+                mempool_txin *in = &tx->vin[base + i];
+                memcpy(in->prevout.txid, parent->txid, 32);
+                in->prevout.n = c->spent++;
+                rc = mempool_script_assign(&in->script_sig, sig, len) |
+                     mempool_script_assign(&in->witness, num, nb);
+            }
+            if (c->spent == parent->vout_count) {
+                av[idx] = av[--n_av];
+            }
+            n_out = 2 + (size_t)fastrandom2_randrange(r, 10);
+        }
+        if (rc == 0) {
+            rc = cc_outputs(tx, n_out, counter);
+        }
+        if (rc == 0) {
+            rc = mempool_tx_finalize(tx, &scratch);
+        }
+        av[n_av].tx = (uint32_t)(w->count - 1);
+        av[n_av].spent = 0;
+        av[n_av++].counter = counter++;
+    }
+    stream_destroy(&scratch);
+    bb_free(av);
+    if (rc != 0) {
+        while (w->count > first) {
+            mempool_tx_destroy(&w->txs[--w->count]);
+        }
+        return -1;
+    }
+    return 0;
+}

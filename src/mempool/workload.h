@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crypto/random.h"
 #include "mempool/tx.h"
 
 #define MEMPOOL_WORKLOAD_BASE_TXS 100
@@ -51,5 +52,29 @@ void mempool_workload_destroy(mempool_workload *w);
 /* Makes the seven finalized transactions into txs (which need no init). 0, or
  * -1 when memory runs out (then txs own nothing). */
 int mempool_eviction_make(mempool_tx txs[MEMPOOL_EVICTION_TXS]);
+
+/* Core's current CreateCoinCluster (bench/mempool_stress.cpp, the cluster mempool's): appends
+ * to w (empty or from earlier calls) 10 base transactions and then child_txs children drawn
+ * from r, in creation order. Base transaction x (0 to 9) spends a made-up confirmed outpoint
+ * (index 1) with script_sig <counter> and witness item <x> (the number pushed as its minimal
+ * CScriptNum bytes; counter counts the cluster's transactions from 1) and makes 2 to 11
+ * outputs. Each child, while coins are available: 1 to 10 times, picks an available coin
+ * (a transaction with unspent outputs) at random and spends min_ancestors of its outputs,
+ * or at random min_ancestors plus up to what the coin has left, each input with script_sig
+ * the coin's counter as a small integer and witness item its CScriptNum bytes; each pick
+ * draws the child's output count (2 to 11) anew, the last draw counting. Every output is 10
+ * coins to <counter> OP_EQUAL. Transactions are made available as they are created.
+ *
+ * The draws from r are Core's, in Core's order, with one difference: Core takes the picked
+ * coin by value, so its count of spent outputs never advances (and it tests that count
+ * against the coin's inputs to drop it), and later children spend the same outputs again,
+ * which Core's unchecked benchmark add accepts. The toy pool refuses double spends, so here
+ * the count advances in place and a coin is dropped once all its outputs are spent. An
+ * empty witness item (base transaction 0's) is counted as no witness (tx.h's model), one
+ * weight unit less. Fees are 0 (the benchmarks draw them as they add). Growing w may move
+ * its transactions: none may be in a pool meanwhile. 0, or -1 when memory runs out (w then
+ * holds what it held before). */
+int mempool_workload_add_coin_cluster(mempool_workload *w, fastrandom2_ctx *r, int child_txs,
+                                      int min_ancestors);
 
 #endif

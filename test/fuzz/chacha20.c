@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ks = wantx + p.msg_len + 1;
     ks2 = ks + p.msg_len + 1;
     x = ks2 + p.msg_len + 1;
-    FUZZ_CHECK(chacha20_force("standard") == 0);
+    FUZZ_CHECK(chacha20_impl_force("standard") == 0);
     copied = run(&p, want, want2, wantx);
     /* The copy continues the same stream; crypt is the message XOR the same keystream. */
     FUZZ_CHECK(memcmp(want2 + copied, want + copied, p.msg_len - copied) == 0);
@@ -96,13 +96,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     n = chacha20_impl_list(names, MAX_IMPLS);
     n = n > MAX_IMPLS ? MAX_IMPLS : n;
     for (i = 0; i <= n; i++) {
-        FUZZ_CHECK(chacha20_force(i < n ? names[i] : "auto") == 0);
+        FUZZ_CHECK(chacha20_impl_force(i < n ? names[i] : "auto") == 0);
         FUZZ_CHECK(run(&p, ks, ks2, x) == copied);
         FUZZ_CHECK(memcmp(ks, want, p.msg_len) == 0);
         FUZZ_CHECK(memcmp(ks2, want2, p.msg_len) == 0);
         FUZZ_CHECK(memcmp(x, wantx, p.msg_len) == 0);
     }
-    FUZZ_CHECK(chacha20_force("auto") == 0);
+    FUZZ_CHECK(chacha20_impl_force("auto") == 0);
     free(buf);
     return 0;
 }
