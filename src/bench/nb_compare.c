@@ -88,7 +88,7 @@ static void epoch(nb_bench *b, const nb_alternative *a, uint64_t iters)
 }
 
 /* The time per iteration (ns) of a, calibrated as a run calibrates. */
-static double calibrate(nb_bench *b, const nb_alternative *a)
+static double calibrate_alt(nb_bench *b, const nb_alternative *a)
 {
     nb_logic_calibrate_begin(b);
     while (b->logic.state == NB_ST_CMP_CALIBRATE)
@@ -104,7 +104,7 @@ static uint64_t common_iterations(nb_bench *b, const nb_alternative *alts, size_
     double fastest = 0, slowest = 0, it, target = (double)b->logic.target;
     size_t i;
     for (i = 0; i < n; ++i) {
-        double per = calibrate(b, &alts[i]);
+        double per = calibrate_alt(b, &alts[i]);
         if (i == 0 || per < fastest)
             fastest = per;
         if (per > slowest)
