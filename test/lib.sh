@@ -44,14 +44,76 @@ run_fails() {
     [ $rc -lt 126 ] || fail "'$*' died (exit $rc): $(cat "$tmp/err")"
 }
 
-# bad PATTERN ARGS...: $prog must fail before running anything: run_fails, exactly one line
-# on stderr that names the program and contains PATTERN (a fixed string), nothing on stdout.
+# run_errs ARGS...: run, and $prog must exit 2, its status for an error (1 is a regression
+# that -max-regression found).
+run_errs() {
+    run_fails "$@"
+    [ $rc -eq 2 ] || [ $rc -ge 126 ] || fail "'$*' exited $rc, not 2 (an error): $(cat "$tmp/err")"
+}
+
+# bad PATTERN ARGS...: $prog must fail before running anything: exit 2 (run_errs), exactly one
+# line on stderr that names the program and contains PATTERN (a fixed string), nothing on
+# stdout.
 bad() {
     pattern=$1
     shift
-    run_fails "$@"
+    run_errs "$@"
     [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "'$*': stderr is not one line: $(cat "$tmp/err")"
     grep -F -q -- "$pattern" "$tmp/err" || fail "'$*': stderr lacks '$pattern': $(cat "$tmp/err")"
     grep -q '^bench_bitcoin: ' "$tmp/err" || fail "'$*': stderr does not name the program"
     [ ! -s "$tmp/out" ] || fail "'$*': printed on stdout: $(head -2 "$tmp/out")"
+}
+
+# ---- link-level layers (nm) ---------------------------------------------------------------
+
+# archive_symbols ARCHIVE PREFIX: "member type symbol" for every global symbol of ARCHIVE's
+# members (defined: T, D, B, ...; undefined: U), members named without PREFIX (libtool's
+# per-target "lib..._la-").
+archive_symbols() {
+    nm -A -g "$1" | awk -v pre="$2" '{
+        split($1, p, ":"); m = p[2]; if (pre != "" && index(m, pre) == 1) m = substr(m, length(pre) + 1)
+        print m, $(NF - 1), $NF }'
+}
+
+# layer_edges < "member type symbol" lines: "user used" for each symbol a member leaves
+# undefined that another member defines.
+layer_edges() {
+    awk '{ if ($2 == "U") used[$1] = used[$1] " " $3; else def[$3] = $1 }
+    END {
+        for (m in used) {
+            n = split(used[m], s, " ")
+            for (i = 1; i <= n; i++)
+                if ((s[i] in def) && def[s[i]] != m && !seen[m " " def[s[i]]]++)
+                    print m, def[s[i]]
+        }
+    }'
+}
+
+# layer_cycle EDGES_FILE: prints the members on a cycle and returns 1 when there is one.
+layer_cycle() {
+    if ! tsort <"$1" >/dev/null 2>"$1.loop"; then
+        echo "cycle: $(grep -v 'input contains a loop' "$1.loop" | sed 's/^tsort: //' | tr '\n' ' ')"
+        return 1
+    fi
+    return 0
+}
+
+# layer_print MEMBERS_FILE EDGES_FILE: the members layer by layer (layer 0 uses nothing of the
+# others; each member sits one above the highest it uses), for the log.
+layer_print() {
+    awk 'NR == FNR { obj[$1] = 1; next } { use[$1] = use[$1] " " $2 }
+        END {
+            changed = 1
+            while (changed) {
+                changed = 0
+                for (o in obj) {
+                    l = 0; n = split(use[o], u, " ")
+                    for (i = 1; i <= n; i++) if (level[u[i]] + 1 > l) l = level[u[i]] + 1
+                    if (l > level[o] && l < 100) { level[o] = l; changed = 1 }
+                }
+            }
+            for (o in obj) print level[o] + 0, o
+        }' "$1" "$2" | sort -n | awk '
+        NR == 1 || $1 != last { if (NR > 1) print line; line = "layer " $1 ":"; last = $1 }
+        { line = line " " $2 } END { print line }'
 }

@@ -12,12 +12,12 @@ case $prog in /*) ;; *) prog="$(pwd)/$prog" ;; esac
 make_tmp test_against
 FAST='-filter=SHA256_32b|SipHash_32b'
 
-# midrun PATTERN ARGS...: fails after measuring began: a non-zero exit and exactly one error
-# line (the others on stderr are notes), which contains PATTERN.
+# midrun PATTERN ARGS...: fails after measuring began: exit 2 (an error) and exactly one
+# error line (the others on stderr are notes), which contains PATTERN.
 midrun() {
     pattern=$1
     shift
-    run_fails "$@"
+    run_errs "$@"
     [ "$(grep -c '^bench_bitcoin: ' "$tmp/err")" -eq 1 ] \
         || fail "'$*': not one error line: $(cat "$tmp/err")"
     grep -F -q -- "$pattern" "$tmp/err" || fail "'$*': stderr lacks '$pattern': $(cat "$tmp/err")"
@@ -92,6 +92,16 @@ bad "does not speak the -against protocol: its first line was 'hello, world'" \
 # an older bench_bitcoin: it refuses the option it does not know, as bench_bitcoin does
 wrapper old "echo \"bench_bitcoin: unknown option '\$1' (see -help)\" >&2; exit 1"
 bad "is a bench_bitcoin without the -against protocol (version 1)" -against="$tmp/old" "$FAST"
+# a foreign program's complaint is quoted as its own, not taken for this program's (it was
+# given bench_bitcoin's argv[0])
+wrapper foreign "echo \"bench_bitcoin: invalid option -- 'r'\" >&2; exit 1"
+bad "'$tmp/foreign' wrote on stderr: bench_bitcoin: invalid option -- 'r'" \
+    -against="$tmp/foreign" "$FAST"
+grep -q "^bench_bitcoin: invalid option" "$tmp/err" && fail "the foreign words lead the line"
+if [ -x /bin/cat ]; then
+    bad "-against: '/bin/cat' is not a bench_bitcoin serving the -against protocol" \
+        -against=/bin/cat "$FAST"
+fi
 wrapper newer 'echo "bench_bitcoin-against 7"; cat >/dev/null'
 bad "speaks -against protocol version 7, this build version 1" -against="$tmp/newer" "$FAST"
 wrapper silent 'exec sleep 30'
@@ -199,6 +209,15 @@ bad "has no \"name\" string" -baseline="$tmp/noname.json" "$FAST"
 bad "has no positive \"elapsed\" number" -baseline="$tmp/negative.json" "$FAST"
 bad "is empty, not an -output-json file" -baseline="$tmp/empty.json" "$FAST"
 bad "cannot read '$tmp'" -baseline="$tmp" "$FAST"
+# a file of instruction counts (written under -instructions: counts, no hardware cycles,
+# the simulator's times) is refused, before the run
+sed 's/"median(instructions)": [a-z0-9.e+-]*/"median(instructions)": 240/' "$tmp/base.json" \
+    | sed 's/"cpucycles": [0-9][0-9.e+-]*/"cpucycles": null/' >"$tmp/counts.json"
+bad "-baseline: '$tmp/counts.json' holds instruction counts (written under -instructions)" \
+    -baseline="$tmp/counts.json" "$FAST" -output-json="$tmp/out.json"
+# nothing in common with the selection: found before the run (nothing on stdout, no file)
+bad "-baseline: none of the 1 benchmarks selected has a comparable result in '$tmp/base.json'" \
+    -baseline="$tmp/base.json" -filter=SHA1 -output-json="$tmp/out.json"
 [ ! -e "$tmp/out.json" ] || fail "a failed -baseline left -output-json's file"
 [ -z "$(find "$tmp" -name '*.tmp*' 2>/dev/null)" ] || fail "a temporary file was left behind"
 

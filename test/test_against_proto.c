@@ -10,7 +10,7 @@
 
 static int parses(const char *line, against_msg *m)
 {
-    return against_parse(line, strlen(line), m) == 0;
+    return bench_proto_parse(line, strlen(line), m) == 0;
 }
 
 /* line parses, and formats back to itself plus '\n'. */
@@ -21,7 +21,7 @@ static void round_trip(const char *line)
     size_t n;
     if (!CHECKF(parses(line, &m), "'%s' does not parse", line))
         return;
-    n = against_format(&m, buf, sizeof buf);
+    n = bench_proto_format(&m, buf, sizeof buf);
     snprintf(want, sizeof want, "%s\n", line);
     CHECKF(n == strlen(want) && strcmp(buf, want) == 0, "'%s' formats as '%s'", line, buf);
 }
@@ -65,26 +65,26 @@ static void test_refused(void)
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECKF(!parses(bad[i], &m), "'%s' parsed", bad[i]);
     /* bytes outside printable ASCII, anywhere */
-    CHECK(against_parse("name a\0b", 8, &m) != 0);
+    CHECK(bench_proto_parse("name a\0b", 8, &m) != 0);
     CHECK(!parses("name a\tb", &m) && !parses("error caf\xc3\xa9", &m));
     /* the longest line: AGAINST_MAX_LINE - 1 bytes before the newline */
     memset(line, 'x', sizeof line);
     memcpy(line, "name ", 5);
-    CHECK(against_parse(line, AGAINST_MAX_LINE - 1, &m) == 0);
-    CHECK(against_parse(line, AGAINST_MAX_LINE, &m) != 0);
+    CHECK(bench_proto_parse(line, AGAINST_MAX_LINE - 1, &m) == 0);
+    CHECK(bench_proto_parse(line, AGAINST_MAX_LINE, &m) != 0);
     /* what cannot be said is not formatted */
     memset(&m, 0, sizeof m);
     m.kind = AGAINST_NAME;
     strcpy(m.text, "two words");
-    CHECK(against_format(&m, line, sizeof line) == 0);
+    CHECK(bench_proto_format(&m, line, sizeof line) == 0);
     m.kind = AGAINST_READY;
     m.batch = NAN;
-    CHECK(against_format(&m, line, sizeof line) == 0);
+    CHECK(bench_proto_format(&m, line, sizeof line) == 0);
     m.kind = AGAINST_EPOCH;
     m.number = 0;
-    CHECK(against_format(&m, line, sizeof line) == 0);
+    CHECK(bench_proto_format(&m, line, sizeof line) == 0);
     m.number = 5;
-    CHECK(against_format(&m, line, 4) == 0);   /* does not fit */
+    CHECK(bench_proto_format(&m, line, 4) == 0);   /* does not fit */
 }
 
 /* Random lines over the protocol's alphabet: whatever parses formats back to the same bytes,
@@ -103,9 +103,9 @@ static void test_random(void)
         for (k = 0; k < extra; k++)
             line[len++] = alphabet[check_rng_below(sizeof alphabet - 1)];
         line[len] = '\0';
-        if (against_parse(line, len, &m) != 0)
+        if (bench_proto_parse(line, len, &m) != 0)
             continue;
-        if (!CHECKF(against_format(&m, buf, sizeof buf) > 0, "'%s' parsed, does not format",
+        if (!CHECKF(bench_proto_format(&m, buf, sizeof buf) > 0, "'%s' parsed, does not format",
                     line))
             continue;
         if (m.kind != AGAINST_READY)

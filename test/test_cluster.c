@@ -295,16 +295,28 @@ static void test_recorded(void)
     sets[1].first = 28;
     sets[1].step = 4;
     CHECK(cluster_recorded_historical_count == 10 && cluster_recorded_synthetic_count == 20);
+    CHECK(cluster_recorded_graph("0") == NULL && cluster_recorded_graph("zz") == NULL);
+    CHECK(cluster_recorded_graph(NULL) == NULL);
     for (s = 0; s < 2; s++) {
         for (i = 0; i < sets[s].count; i++) {
             unsigned char buf[4096];
             size_t len = check_unhex(buf, sizeof(buf), sets[s].hex[i]), used = 0, nref, nch;
-            cluster_graph *g;
-            unsigned lin[64], n, seed;
+            cluster_graph *g, *g2;
+            unsigned lin[64], n, seed, a, b;
             cluster_feefrac ch[64], ref[64];
             CHECK(len != (size_t)-1);
             g = cluster_graph_deserialize(buf, len, 64, &used);
             CHECK(g != NULL && used == len);
+            /* cluster_recorded_graph reads the same graph. */
+            g2 = cluster_recorded_graph(sets[s].hex[i]);
+            CHECK(g2 != NULL && cluster_graph_count(g2) == cluster_graph_count(g));
+            for (a = 0; g2 != NULL && a < cluster_graph_count(g); a++) {
+                CHECK(cluster_graph_feerate(g2, a).fee == cluster_graph_feerate(g, a).fee);
+                for (b = 0; b < cluster_graph_count(g); b++)
+                    CHECK(cluster_graph_is_ancestor(g2, a, b) ==
+                          cluster_graph_is_ancestor(g, a, b));
+            }
+            cluster_graph_free(g2);
             n = cluster_graph_count(g);
             CHECKF(n == sets[s].first + sets[s].step * (unsigned)(i % 10), "cluster %zu: %u tx",
                    i, n);

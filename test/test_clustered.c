@@ -1,5 +1,5 @@
 /* -against's interval over pairs of processes (clustered.h): Student's t against published
- * quantiles, and clustered_ratio on data whose answer is worked out by hand: the median of
+ * quantiles, and bench_clustered_ratio on data whose answer is worked out by hand: the median of
  * each pair's rounds, the mean over pairs, the t interval with pairs - 1 degrees of freedom,
  * Bonferroni over the family; invalid arguments refused. */
 #include "bench_bitcoin/clustered.h"
@@ -22,16 +22,16 @@ static void test_t(void)
     };
     size_t i;
     for (i = 0; i < sizeof q / sizeof q[0]; i++) {
-        double t = clustered_t_quantile(q[i].p, q[i].df);
+        double t = bench_clustered_t_quantile(q[i].p, q[i].df);
         CHECKF(near(t, q[i].t, 1e-8), "t quantile %g, %u df: %.10g, want %.10g", q[i].p,
                q[i].df, t, q[i].t);
-        CHECKF(near(clustered_t_quantile(1 - q[i].p, q[i].df), -q[i].t, 1e-8),
+        CHECKF(near(bench_clustered_t_quantile(1 - q[i].p, q[i].df), -q[i].t, 1e-8),
                "t quantile %g, %u df not symmetric", 1 - q[i].p, q[i].df);
     }
-    CHECK(clustered_t_cdf(0, 5) == 0.5);
-    CHECK(near(clustered_t_cdf(1, 1), 0.75, 1e-12));   /* Cauchy */
-    CHECK(clustered_t_cdf(INFINITY, 3) == 1 && clustered_t_cdf(-INFINITY, 3) == 0);
-    CHECK(isnan(clustered_t_cdf(1, 0)) && isnan(clustered_t_quantile(1, 4)));
+    CHECK(bench_clustered_t_cdf(0, 5) == 0.5);
+    CHECK(near(bench_clustered_t_cdf(1, 1), 0.75, 1e-12));   /* Cauchy */
+    CHECK(bench_clustered_t_cdf(INFINITY, 3) == 1 && bench_clustered_t_cdf(-INFINITY, 3) == 0);
+    CHECK(isnan(bench_clustered_t_cdf(1, 0)) && isnan(bench_clustered_t_quantile(1, 4)));
 }
 
 static void test_ratio(void)
@@ -51,18 +51,18 @@ static void test_ratio(void)
         other[i] = 100 + (double)i;
         base[i] = other[i] * exp(d);
     }
-    CHECK(clustered_ratio(base, other, pair, 20, 4, 1, 0.95, &r) == 0);
+    CHECK(bench_clustered_ratio(base, other, pair, 20, 4, 1, 0.95, &r) == 0);
     CHECKF(near(r.estimate, 1.0253151205244289, 1e-12), "estimate %.17g", r.estimate);
     CHECKF(near(r.low, 1.004467346405009, 1e-9) && near(r.high, 1.0465955913236262, 1e-9),
            "interval [%.17g, %.17g]", r.low, r.high);
     CHECK(r.significant);
     /* a family of two: t at 1 - 0.05 / 4 with 3 df (4.1767), no longer significant */
-    CHECK(clustered_ratio(base, other, pair, 20, 4, 2, 0.95, &r) == 0);
+    CHECK(bench_clustered_ratio(base, other, pair, 20, 4, 2, 0.95, &r) == 0);
     CHECKF(near(r.low, 0.9980415216708359, 1e-6) && near(r.high, 1.0533340282437105, 1e-6),
            "family 2: [%.17g, %.17g]", r.low, r.high);
     CHECK(!r.significant);
     /* the other way round: the reciprocal */
-    CHECK(clustered_ratio(other, base, pair, 20, 4, 1, 0.95, &r) == 0);
+    CHECK(bench_clustered_ratio(other, base, pair, 20, 4, 1, 0.95, &r) == 0);
     CHECK(near(r.estimate, 1 / 1.0253151205244289, 1e-12) && near(r.high, 1 / 1.004467346405009,
                                                                     1e-9));
     /* each pair's estimate is its median, not its mean: 0, 0.01 and 0.05 give 0.01; a second
@@ -75,23 +75,23 @@ static void test_ratio(void)
             o6[i] = 1e-6;
             b6[i] = o6[i] * exp(d[i]);
         }
-        CHECK(clustered_ratio(b6, o6, two, 6, 2, 1, 0.95, &r) == 0);
+        CHECK(bench_clustered_ratio(b6, o6, two, 6, 2, 1, 0.95, &r) == 0);
         CHECKF(near(r.estimate, exp(0.01), 1e-12) && near(r.low, exp(0.01), 1e-12)
                && near(r.high, exp(0.01), 1e-12) && r.significant,
                "median per pair: %.17g [%.17g, %.17g]", r.estimate, r.low, r.high);
     }
     /* refused: one pair, a pair without rounds, a pair out of range, a cost <= 0, family 0 */
-    CHECK(clustered_ratio(base, other, pair, 20, 1, 1, 0.95, &r) == -1 && isnan(r.estimate));
-    CHECK(clustered_ratio(base, other, pair, 20, 5, 1, 0.95, &r) == -1);
+    CHECK(bench_clustered_ratio(base, other, pair, 20, 1, 1, 0.95, &r) == -1 && isnan(r.estimate));
+    CHECK(bench_clustered_ratio(base, other, pair, 20, 5, 1, 0.95, &r) == -1);
     pair[3] = 9;
-    CHECK(clustered_ratio(base, other, pair, 20, 4, 1, 0.95, &r) == -1);
+    CHECK(bench_clustered_ratio(base, other, pair, 20, 4, 1, 0.95, &r) == -1);
     pair[3] = 3;
     base[5] = 0;
-    CHECK(clustered_ratio(base, other, pair, 20, 4, 1, 0.95, &r) == -1);
+    CHECK(bench_clustered_ratio(base, other, pair, 20, 4, 1, 0.95, &r) == -1);
     base[5] = 1;
-    CHECK(clustered_ratio(base, other, pair, 20, 4, 0, 0.95, &r) == -1);
-    CHECK(clustered_ratio(base, other, pair, 20, 4, 1, 1, &r) == -1);
-    CHECK(clustered_ratio(base, other, pair, 20, 4, 1, 0.95, NULL) == -1);
+    CHECK(bench_clustered_ratio(base, other, pair, 20, 4, 0, 0.95, &r) == -1);
+    CHECK(bench_clustered_ratio(base, other, pair, 20, 4, 1, 1, &r) == -1);
+    CHECK(bench_clustered_ratio(base, other, pair, 20, 4, 1, 0.95, NULL) == -1);
 }
 
 int main(void)

@@ -9,20 +9,6 @@
 #include "cluster/cluster.h"
 #include "cluster/recorded.h"
 
-static int unhex(const char *h, unsigned char *out, size_t cap)
-{
-    size_t n = strlen(h) / 2, i;
-    if (n > cap)
-        return -1;
-    for (i = 0; i < n; i++) {
-        unsigned v;
-        if (sscanf(h + 2 * i, "%2x", &v) != 1)
-            return -1;
-        out[i] = (unsigned char)v;
-    }
-    return (int)n;
-}
-
 int main(int argc, char **argv)
 {
     static const char *const names[2] = {"Historical", "Synthetic"};
@@ -32,9 +18,7 @@ int main(int argc, char **argv)
     size_t s, k;
     for (s = 0; s < 2; s++) {
         for (k = 0; k < counts[s]; k++) {
-            unsigned char buf[4096];
-            int len = unhex(sets[s][k], buf, sizeof(buf));
-            cluster_graph *g = cluster_graph_deserialize(buf, (size_t)len, 64, NULL);
+            cluster_graph *g = cluster_recorded_graph(sets[s][k]);
             unsigned n = cluster_graph_count(g), i, j, par[64], np, lin[64];
             char name[64];
             snprintf(name, sizeof(name), "%s_%utx_%udep", names[s], n,

@@ -10,6 +10,7 @@
 #
 # Usage (from the build directory, after make):
 #   doc/experiments/cluster_side_by_side.sh CORE_SRC NANOBENCH_H [PAIRS] [CPU]
+# ROWS=<regex> (default: every row) narrows both sides to the rows whose whole name matches.
 # CORE_SRC is Core's src/ directory (of a checkout, or a scratch folder holding the headers
 # cluster_linearize.h includes: util/bitset.h, util/feefrac.h, util/vecdeque.h, random.h,
 # memusage.h, attributes.h, util/check.h), NANOBENCH_H nanobench's single header. Needs g++
@@ -53,6 +54,7 @@ cat >"$work/core_rows.cpp" <<'EOF'
 
 #include <chrono>
 #include <cstdio>
+#include <regex>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -101,6 +103,13 @@ std::vector<Cluster> ReadClusters(const char* path)
     return out;
 }
 
+std::regex g_rows(".*");
+
+bool Wanted(const std::string& name)
+{
+    return std::regex_match(name, g_rows);
+}
+
 void Report(ankerl::nanobench::Bench& b)
 {
     ankerl::nanobench::render("{{#result}}row {{name}} {{median(elapsed)}} {{batch}}\n{{/result}}",
@@ -119,6 +128,7 @@ ankerl::nanobench::Bench NewBench(const std::string& name)
 template <typename SetType>
 void PostLinearizeWorstCase(DepGraphIndex ntx, const std::string& name)
 {
+    if (!Wanted(name)) return;
     DepGraph<SetType> depgraph;
     for (DepGraphIndex i = 0; i < ntx; ++i) {
         depgraph.AddTransaction({int32_t(i) + 1, 1});
@@ -139,6 +149,7 @@ int main(int argc, char** argv)
 {
     if (argc < 2) return 1;
     auto clusters = ReadClusters(argv[1]);
+    if (argc > 2 && std::strcmp(argv[2], "-costs") != 0) g_rows = std::regex(argv[2]);
     if (argc > 2 && std::strcmp(argv[2], "-costs") == 0) {
         for (auto& c : clusters) {
             for (uint64_t seed = 0; seed < 100; ++seed) {
@@ -160,7 +171,7 @@ int main(int argc, char** argv)
     for (auto& c : clusters) {
         std::string kind = c.name.substr(0, c.name.find('_'));
         std::string sizes = c.name.substr(c.name.find('_'));
-        {
+        if (Wanted("LinearizeOptimally" + kind + "Total" + sizes)) {
             uint64_t rng_seed = 0;
             auto b = NewBench("LinearizeOptimally" + kind + "Total" + sizes);
             b.run([&] {
@@ -170,7 +181,7 @@ int main(int argc, char** argv)
             });
             Report(b);
         }
-        {
+        if (Wanted("LinearizeOptimally" + kind + "PerCost" + sizes)) {
             uint64_t total_cost = 0;
             for (uint64_t iter = 0; iter < 100; ++iter) {
                 total_cost += std::get<2>(Linearize(c.graph, 10000000, iter, IndexTxOrder{}));
@@ -203,12 +214,13 @@ else
     diff "$work/core_costs.txt" "$work/ours_costs.txt" | head -5
 fi
 
-filter='PostLinearize.*|LinearizeOptimally.*'
+filter=${ROWS:-'PostLinearize.*|LinearizeOptimally.*'}
 i=1
 while [ "$i" -le "$pairs" ]; do
     taskset -c "$cpu" "$bench" -filter="$filter" -min-time=10 \
         -output-csv="$work/a$i.csv" >/dev/null 2>"$work/a.err"
-    taskset -c "$cpu" "$work/core_rows" "$work/clusters.txt" >"$work/b$i.txt" 2>"$work/b.err"
+    taskset -c "$cpu" "$work/core_rows" "$work/clusters.txt" "$filter" >"$work/b$i.txt" \
+        2>"$work/b.err"
     i=$((i + 1))
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -4,10 +4,10 @@
  * Both builds run as serving children (-serve-protocol=1; this one through /proc/self/exe)
  * that talk the protocol of against_proto.h over pipes (their stdin and stdout; their stderr
  * is read for error messages), started alike (same argv[0], same file name, same CPU, address
- * randomisation off). The parent only decides and reduces. A serving child runs the
- * benchmark's own function once per comparison, so its setup and teardown run as in a plain
- * run and every epoch is an epoch of its nb_run (nb_setup included); only the epoch sizes come
- * from outside (nb_drive). Eight pairs of serving children (one of each build per pair) share
+ * randomisation off): peer.h. The parent (against.c) only decides and reduces. A serving child
+ * (serve.c) runs the row through the registry once per comparison (bench_row_run), so its
+ * setup and teardown run as in a plain run and every epoch is an epoch of its nb_run_n
+ * (a per-epoch setup included); only the epoch sizes come from outside (nb_drive). Eight pairs of serving children (one of each build per pair) share
  * the rounds, because two processes of one build differ on memory-heavy rows for as long as
  * they live. The parent grows this build's epochs on the first pair until one lasts the epoch
  * target, the other build running the same epochs; that count is then every epoch's, on both
@@ -33,13 +33,14 @@ typedef struct {
 } against_options;
 
 /* Runs the comparison of the rows sel[0 .. count) (sorted by name) against o->other and
- * prints its table on stdout. Returns the exit status: 0, or 1 after one error line on stderr
- * (the other build cannot be run, does not speak the protocol, dies or hangs; nothing in
- * common) or when -max-regression's gate fails (then a line on stderr names the rows). */
-int against_run(const against_options *o, const bench_row *const *sel, size_t count);
+ * prints its table on stdout. Returns the exit status (diag.h): BENCH_EXIT_REGRESSION when
+ * -max-regression's gate fails (then a line on stderr names the rows), BENCH_EXIT_ERROR after
+ * one error line on stderr (the other build cannot be run, does not speak the protocol, dies
+ * or hangs; nothing in common). */
+int bench_against_run(const against_options *o, const bench_row *const *sel, size_t count);
 
-/* The other side: serves the protocol on stdin and stdout until told to quit or stdin ends.
- * version is -serve-protocol's value as given. Returns the exit status.
+/* The other side (serve.c): serves the protocol on stdin and stdout until told to quit or
+ * stdin ends. version is -serve-protocol's value as given. Returns the exit status.
  * Test hook, read from the environment (off when unset; never for measuring):
  *   BENCH_BITCOIN_SERVE_FAULT=crash|hang   on the first epoch asked for, die of SIGKILL or
  *                                          stop answering.
@@ -50,6 +51,6 @@ int against_run(const against_options *o, const bench_row *const *sel, size_t co
  *                                          same code, for tests and tools/compare_truth (set it
  *                                          for one side only: a wrapper script that sets or
  *                                          unsets it around the other build). */
-int against_serve(const char *version);
+int bench_serve(const char *version);
 
 #endif

@@ -76,7 +76,7 @@ static int parse_batch(const char *s, size_t len, double *v)
     return 0;
 }
 
-int against_parse(const char *line, size_t len, against_msg *msg)
+int bench_proto_parse(const char *line, size_t len, against_msg *msg)
 {
     const char *rest = NULL;
     size_t k, wlen, rlen = 0;
@@ -130,7 +130,7 @@ int against_parse(const char *line, size_t len, against_msg *msg)
     return 0;
 }
 
-size_t against_format(const against_msg *msg, char *buf, size_t cap)
+size_t bench_proto_format(const against_msg *msg, char *buf, size_t cap)
 {
     size_t tlen;
     int n;

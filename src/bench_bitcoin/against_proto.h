@@ -56,11 +56,11 @@ typedef struct {
  * a sign, leading zero or beyond 64 bits, a batch that is not a positive finite decimal, a
  * byte outside printable ASCII, len >= AGAINST_MAX_LINE. A hello line parses whatever its
  * version; the caller compares the number. */
-int against_parse(const char *line, size_t len, against_msg *msg);
+int bench_proto_parse(const char *line, size_t len, against_msg *msg);
 
 /* Writes msg as one line, '\n' included, into buf (cap bytes) with a terminating NUL; returns
  * the line's length, or 0 when msg would not parse back (an empty or spaced name, a
  * non-printable text, a bad batch) or does not fit. */
-size_t against_format(const against_msg *msg, char *buf, size_t cap);
+size_t bench_proto_format(const against_msg *msg, char *buf, size_t cap);
 
 #endif

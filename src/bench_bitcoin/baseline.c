@@ -1,256 +1,48 @@
-/* bench_bitcoin -baseline (baseline.h): reading an -output-json file with jansson, and the
- * unpaired comparison. */
+/* bench_bitcoin -baseline (baseline.h): the file's check before the run, the unpaired
+ * comparison after it. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
 
 #include "bench_bitcoin/baseline.h"
-#include "bench_bitcoin/bench.h"
+#include "bench_bitcoin/run.h"
 #include "bench_bitcoin/verdict.h"
 #include "util/alloc.h"
 
-#include <errno.h>
-#include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A file larger than this is not an -output-json of this suite (which writes about 2 KB per
- * result). */
-#define MAX_FILE_BYTES (64u << 20)
 #define CONFIDENCE 0.95
 
-static char *dup_string(const char *s)
+int bench_baseline_load(const char *path, const bench_row *const *sel, size_t count,
+                        bench_results *out)
 {
-    size_t n = strlen(s) + 1;
-    char *d = bb_malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
-static void set_err(char *err, size_t cap, const char *fmt, ...)
-{
-    char raw[512];
-    const unsigned char *p;
-    size_t n = 0;
-    va_list ap;
-    if (!err || cap == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(raw, sizeof raw, fmt, ap);
-    va_end(ap);
-    /* One line whatever the file holds: a name's "\n", or the raw byte jansson quotes after
-     * "near", is written as an escape (\n, \xHH), cut whole at the end of err. */
-    for (p = (const unsigned char *)raw; *p; p++) {
-        char one[8];
-        size_t len;
-        if (*p == '\n')
-            strcpy(one, "\\n");
-        else if (*p < 0x20 || *p == 0x7f)
-            snprintf(one, sizeof one, "\\x%02x", *p);
-        else {
-            one[0] = (char)*p;
-            one[1] = '\0';
-        }
-        len = strlen(one);
-        if (n + len >= cap)
-            break;
-        memcpy(err + n, one, len);
-        n += len;
-    }
-    err[n] = '\0';
-}
-
-void baseline_free(baseline *b)
-{
-    size_t i;
-    if (!b)
-        return;
-    for (i = 0; i < b->count; i++) {
-        bb_free(b->rows[i].name);
-        bb_free(b->rows[i].unit);
-        bb_free(b->rows[i].elapsed);
-        bb_free(b->rows[i].cycles);
-    }
-    bb_free(b->rows);
-    b->rows = NULL;
-    b->count = 0;
-}
-
-/* A positive finite number member of o, or -1. */
-static int positive(const json_t *o, const char *key, double *v)
-{
-    const json_t *x = json_object_get(o, key);
-    if (!json_is_number(x))
+    const char *plain_unit = nb_get_unit(NULL);
+    size_t i, common = 0;
+    if (bench_results_load(path, "-baseline", out) != 0)
         return -1;
-    *v = json_number_value(x);
-    return isfinite(*v) && *v > 0 ? 0 : -1;
-}
-
-/* Fills row from the result object r (index i, for messages). 0, or -1 with err set. */
-static int parse_result(const json_t *r, size_t i, baseline_row *row, char *err, size_t cap)
-{
-    const json_t *name = json_object_get(r, "name"), *unit = json_object_get(r, "unit");
-    const json_t *ms = json_object_get(r, "measurements");
-    size_t k;
-    if (!json_is_object(r) || !json_is_string(name) || json_string_length(name) == 0) {
-        set_err(err, cap, "result %zu has no \"name\" string", i + 1);
+    if (out->counted) {
+        bench_error("-baseline: '%s' holds instruction counts (written under -instructions), "
+                    "whose times are the simulator's: compare counts with -instructions "
+                    "-against=<other bench_bitcoin>", path);
+        bench_results_free(out);
         return -1;
     }
-    if (!json_is_string(unit) || json_string_length(unit) == 0
-        || positive(r, "batch", &row->batch) != 0 || !json_is_array(ms)) {
-        set_err(err, cap, "result '%.100s' lacks a \"unit\", a positive \"batch\" or a "
-                "\"measurements\" list", json_string_value(name));
+    for (i = 0; i < count; i++) {
+        const bench_result_row *row = bench_results_find(out, sel[i]->name);
+        const char *unit = sel[i]->def->unit ? sel[i]->def->unit : plain_unit;
+        common += row && row->count > 0 && strcmp(row->unit, unit) == 0;
+    }
+    if (common == 0) {
+        bench_error("-baseline: none of the %zu benchmarks selected has a comparable result "
+                    "in '%s' (-list shows the selection; the file has %zu results)", count,
+                    path, out->count);
+        bench_results_free(out);
         return -1;
-    }
-    row->name = dup_string(json_string_value(name));
-    row->unit = dup_string(json_string_value(unit));
-    row->count = json_array_size(ms);
-    row->elapsed = bb_malloc_array(row->count ? row->count : 1, sizeof *row->elapsed);
-    if (!row->name || !row->unit || !row->elapsed) {
-        set_err(err, cap, "out of memory");
-        return -1;
-    }
-    for (k = 0; k < row->count; k++) {
-        const json_t *m = json_array_get(ms, k);
-        if (!json_is_object(m) || positive(m, "elapsed", &row->elapsed[k]) != 0) {
-            set_err(err, cap, "measurement %zu of '%.100s' has no positive \"elapsed\" number",
-                    k + 1, row->name);
-            return -1;
-        }
-    }
-    /* estimated cycles: used only when every epoch has them (a file from a machine without
-     * the probe, or from before it, has none) */
-    row->cycles = bb_malloc_array(row->count ? row->count : 1, sizeof *row->cycles);
-    if (!row->cycles) {
-        set_err(err, cap, "out of memory");
-        return -1;
-    }
-    for (k = 0; k < row->count; k++) {
-        if (positive(json_array_get(ms, k), "estcycles", &row->cycles[k]) != 0) {
-            bb_free(row->cycles);
-            row->cycles = NULL;
-            break;
-        }
     }
     return 0;
-}
-
-int baseline_parse(const char *text, size_t len, baseline *out, char *err, size_t errcap)
-{
-    json_error_t jerr;
-    json_t *root;
-    const json_t *results;
-    size_t i, j;
-    int rc = -1;
-
-    out->rows = NULL;
-    out->count = 0;
-    root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        set_err(err, errcap, "not JSON (line %d, column %d: %s)", jerr.line, jerr.column,
-                jerr.text);
-        return -1;
-    }
-    results = json_object_get(root, "results");
-    if (!json_is_object(root) || !json_is_array(results)) {
-        set_err(err, errcap, "not a bench_bitcoin -output-json file (no \"results\" list)");
-        goto done;
-    }
-    out->rows = bb_malloc_array(json_array_size(results) + 1, sizeof *out->rows);
-    if (!out->rows) {
-        set_err(err, errcap, "out of memory");
-        goto done;
-    }
-    for (i = 0; i < json_array_size(results); i++) {
-        baseline_row *row = &out->rows[out->count++];
-        memset(row, 0, sizeof *row);
-        if (parse_result(json_array_get(results, i), i, row, err, errcap) != 0)
-            goto done;
-        for (j = 0; j + 1 < out->count; j++)
-            if (strcmp(out->rows[j].name, row->name) == 0) {
-                set_err(err, errcap, "'%.100s' appears twice (a file of -asymptote or of "
-                        "several runs cannot be a baseline)", row->name);
-                goto done;
-            }
-    }
-    rc = 0;
-done:
-    if (rc != 0)
-        baseline_free(out);
-    json_decref(root);
-    return rc;
-}
-
-int baseline_load(const char *path, baseline *out)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL, err[300];
-    size_t len = 0, cap = 0;
-    int rc = -1;
-
-    out->rows = NULL;
-    out->count = 0;
-    if (!f) {
-        bench_error("-baseline: cannot read '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    for (;;) {
-        size_t got;
-        if (len == cap) {
-            char *grown;
-            cap = cap ? 2 * cap : 65536;
-            if (cap > MAX_FILE_BYTES) {
-                bench_error("-baseline: '%s' is larger than %u MB: not an -output-json file",
-                            path, MAX_FILE_BYTES >> 20);
-                goto done;
-            }
-            grown = bb_realloc(buf, cap);
-            if (!grown) {
-                bench_error("-baseline: out of memory reading '%s'", path);
-                goto done;
-            }
-            buf = grown;
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        bench_error("-baseline: cannot read '%s': %s", path, strerror(errno));
-        goto done;
-    }
-    if (len == 0) {
-        bench_error("-baseline: '%s' is empty, not an -output-json file", path);
-        goto done;
-    }
-    if (baseline_parse(buf, len, out, err, sizeof err) != 0) {
-        bench_error("-baseline: '%s' is %s", path, err);
-        goto done;
-    }
-    if (out->count == 0) {
-        bench_error("-baseline: '%s' holds no results", path);
-        baseline_free(out);
-        goto done;
-    }
-    rc = 0;
-done:
-    fclose(f);
-    bb_free(buf);
-    return rc;
-}
-
-static const baseline_row *find(const baseline *base, const char *name)
-{
-    size_t i;
-    for (i = 0; i < base->count; i++)
-        if (strcmp(base->rows[i].name, name) == 0)
-            return &base->rows[i];
-    return NULL;
 }
 
 static double median_of(double *v, size_t n)
@@ -278,14 +70,14 @@ static const nb_result *find_result(const nb_bench *run, const char *name)
 }
 
 /* Whether result r can be compared with the file's row: both have epochs, same unit. */
-static int comparable(const nb_result *r, const baseline_row *row)
+static int comparable(const nb_result *r, const bench_result_row *row)
 {
     return row && nb_result_epoch_count(r) > 0 && row->count > 0
            && strcmp(nb_result_unit(r), row->unit) == 0;
 }
 
-int baseline_compare(const baseline *base, const char *path, const nb_bench *run,
-                     double max_regression)
+int bench_baseline_compare(const bench_results *base, const char *path, const nb_bench *run,
+                           double max_regression)
 {
     size_t n = nb_result_count(run), i, k, family = 0, nrows = 0, only = 0;
     verdict_row *rows = bb_malloc_array(n + 1, sizeof *rows);
@@ -299,7 +91,7 @@ int baseline_compare(const baseline *base, const char *path, const nb_bench *run
     }
     for (i = 0; i < n; i++) {
         const nb_result *r = nb_result_at(run, i);
-        const baseline_row *row = find(base, nb_result_name(r));
+        const bench_result_row *row = bench_results_find(base, nb_result_name(r));
         if (comparable(r, row)) {
             family++;
             /* cycles only where every compared benchmark has them on both sides */
@@ -344,10 +136,10 @@ int baseline_compare(const baseline *base, const char *path, const nb_bench *run
                "another time, so a change of the machine's speed between the runs counts as a "
                "difference; -against=<other bench_bitcoin> interleaves both builds and is the "
                "test to trust.\n", path);
-    verdict_header("file", cycles ? "~cyc" : "ns");
+    bench_verdict_header("file", cycles ? "~cyc" : "ns");
     for (i = 0; i < n; i++) {
         const nb_result *r = nb_result_at(run, i);
-        const baseline_row *row = find(base, nb_result_name(r));
+        const bench_result_row *row = bench_results_find(base, nb_result_name(r));
         size_t ne = nb_result_epoch_count(r);
         verdict_row *w = &rows[nrows];
         if (!comparable(r, row))
@@ -370,18 +162,30 @@ int baseline_compare(const baseline *base, const char *path, const nb_bench *run
             w->r.estimate = w->r.low = w->r.high = NAN, w->r.significant = 0;
         w->other_ns = median_of(a, row->count);
         w->self_ns = median_of(b, ne);
-        verdict_judge(w, max_regression);
-        verdict_print(w);
+        bench_verdict_judge(w, max_regression);
+        bench_verdict_print(w);
         nrows++;
         bb_free(a);
         bb_free(b);
         a = b = NULL;
     }
     snprintf(what, sizeof what, "'%s'", path);
-    status = verdict_finish(rows, nrows, what, "unpaired", max_regression);
+    status = bench_verdict_finish(rows, nrows, what, "unpaired", max_regression);
 done:
     bb_free(a);
     bb_free(b);
     bb_free(rows);
+    return status;
+}
+
+int bench_mode_baseline(const bench_job *j)
+{
+    nb_bench *b = NULL;
+    int status = bench_run_measure(j, &b);
+    if (status == BENCH_EXIT_OK) {
+        int rc = bench_baseline_compare(&j->base, j->o->baseline, b, j->o->max_regression);
+        status = rc < 0 ? BENCH_EXIT_ERROR : rc ? BENCH_EXIT_REGRESSION : BENCH_EXIT_OK;
+    }
+    nb_bench_free(b);
     return status;
 }

@@ -43,7 +43,7 @@
  *    setup returns 0, or -1 when memory runs out.
  *  - An op never prints and keeps its result where the compiler cannot prove it dead (in
  *    the state, or through nb_do_not_optimize_away). An op that cannot get memory calls
- *    bench_out_of_memory (below), which ends the process.
+ *    bench_out_of_memory (diag.h), which ends the process.
  *  - -compare makes one state per alternative (the row on each variant, OpenSSL's), so a
  *    state must not live in static storage, except an OpenSSL counterpart's, which only
  *    ever has one state at a time.
@@ -68,7 +68,14 @@
     X(aead) \
     X(prevector) \
     X(mempool_stress) \
-    X(mempool_eviction)
+    X(mempool_eviction) \
+    X(mempool_ephemeral) \
+    X(rpc_mempool) \
+    X(cluster_linearize) \
+    X(muhash) \
+    X(random) \
+    X(hashpadding) \
+    X(merkle_root)
 
 /* Core's priority levels (-priority-level), as bits; 0 in a bench_def means high. */
 typedef enum {
@@ -104,10 +111,13 @@ struct bench_def {
     const bench_pin *pins;       /* Core's pinned rows, ended by {NULL, NULL}; NULL: none */
     const bench_def *openssl;    /* the same work through OpenSSL (no name, family or pins
                                   * of its own; same batch and unit); NULL: none */
+    size_t max_epochs;           /* at most this many epochs in a run (for a row whose one
+                                  * iteration outlasts the epoch time, so that each epoch is
+                                  * one iteration); 0: the bench's count */
 };
 
 /* Ends a bench_defs_<area> table. */
-#define BENCH_DEFS_END {NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, NULL}
+#define BENCH_DEFS_END {NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, 0}
 
 /* Declares every area's table: extern const bench_def bench_defs_crypto_hash[]; ... */
 #define BENCH_DECLARE_AREA(area) extern const bench_def bench_defs_##area[];
@@ -161,6 +171,7 @@ const uint64_t *bench_mempool_salt(void);
 /* The largest -asymptote value: ComplexMemPool's number of child transactions, whose memory
  * grows with its square (10000: about 170 MB, 30000: 1.4 GB). */
 #define BENCH_MAX_COMPLEXITY_N 10000
+#define BENCH_MAX_COMPLEXITY_N_TEXT "10000"
 
 /* An OpenSSL counterpart's address for a bench_def's .openssl, NULL when built without
  * OpenSSL: BENCH_OPENSSL(sha1) is &bench_openssl_sha1 (crypto_openssl.h declares them). */
@@ -170,18 +181,6 @@ const uint64_t *bench_mempool_salt(void);
 #define BENCH_OPENSSL(name) NULL
 #endif
 
-/* Prints "bench_bitcoin: " and the formatted message as one line on stderr. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-void bench_error(const char *fmt, ...);
-
-/* For a benchmark whose op cannot get memory (it has no way to return an error): prints
- * "bench_bitcoin: <name>: out of memory" on stderr, removes any temporary output file and
- * exits with status 1. Does not return. */
-#if defined(__GNUC__)
-__attribute__((noreturn))
-#endif
-void bench_out_of_memory(const char *name);
+#include "bench_bitcoin/diag.h"
 
 #endif

@@ -12,7 +12,7 @@
 #define MAX_ROUNDS_ALL 4096
 #define PI 3.14159265358979323846
 
-double clustered_t_cdf(double t, unsigned df)
+double bench_clustered_t_cdf(double t, unsigned df)
 {
     /* With theta = atan(t / sqrt(df)): for odd df,
      *   F = 1/2 + (theta + sin theta (c + 2/3 c^3 + 2*4/(3*5) c^5 + ...)) / pi, c = cos theta,
@@ -46,7 +46,7 @@ double clustered_t_cdf(double t, unsigned df)
     return 0.5 + s * sum / 2;
 }
 
-double clustered_t_quantile(double p, unsigned df)
+double bench_clustered_t_quantile(double p, unsigned df)
 {
     double lo = -1e6, hi = 1e6;
     int it;
@@ -54,7 +54,7 @@ double clustered_t_quantile(double p, unsigned df)
         return NAN;
     for (it = 0; it < 200; it++) {
         double mid = 0.5 * (lo + hi);
-        if (clustered_t_cdf(mid, df) < p)
+        if (bench_clustered_t_cdf(mid, df) < p)
             lo = mid;
         else
             hi = mid;
@@ -83,7 +83,7 @@ static double median(double *d, size_t k)
     return k % 2 ? d[k / 2] : 0.5 * (d[k / 2 - 1] + d[k / 2]);
 }
 
-int clustered_ratio(const double *base, const double *other, const size_t *pair, size_t n,
+int bench_clustered_ratio(const double *base, const double *other, const size_t *pair, size_t n,
                     size_t npairs, size_t family, double confidence, nb_ratio *out)
 {
     double mean = 0, var = 0, half, t;
@@ -119,7 +119,8 @@ int clustered_ratio(const double *base, const double *other, const size_t *pair,
         var += (per[j] - mean) * (per[j] - mean);
     var /= (double)(npairs - 1);
     free(per), free(d);
-    t = clustered_t_quantile(1 - (1 - confidence) / (double)family / 2, (unsigned)(npairs - 1));
+    t = bench_clustered_t_quantile(1 - (1 - confidence) / (double)family / 2,
+                                   (unsigned)(npairs - 1));
     half = t * sqrt(var / (double)npairs);
     out->estimate = exp(mean);
     out->low = exp(mean - half);

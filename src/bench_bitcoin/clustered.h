@@ -10,10 +10,10 @@
 
 /* P(T <= t) for Student's t with df degrees of freedom (df >= 1), exact (the finite series
  * for integer degrees of freedom). */
-double clustered_t_cdf(double t, unsigned df);
+double bench_clustered_t_cdf(double t, unsigned df);
 
-/* The t with P(T <= t) = p, 0 < p < 1, df >= 1 (bisection on clustered_t_cdf). */
-double clustered_t_quantile(double p, unsigned df);
+/* The t with P(T <= t) = p, 0 < p < 1, df >= 1 (bisection on bench_clustered_t_cdf). */
+double bench_clustered_t_quantile(double p, unsigned df);
 
 /* base[i] and other[i] were measured in round i; round i belongs to pair of processes
  * pair[i] (0 .. npairs - 1), and every pair has at least one round. Each pair's log ratio is
@@ -24,7 +24,7 @@ double clustered_t_quantile(double p, unsigned df);
  * argument is invalid (NULL, a cost not finite or <= 0, a pair out of range or without
  * rounds, npairs < 2, n > 4096, family 0, confidence not in (0, 1)); then *out, when not
  * NULL, holds NaNs. */
-int clustered_ratio(const double *base, const double *other, const size_t *pair, size_t n,
+int bench_clustered_ratio(const double *base, const double *other, const size_t *pair, size_t n,
                     size_t npairs, size_t family, double confidence, nb_ratio *out);
 
 #endif

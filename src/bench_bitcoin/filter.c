@@ -105,6 +105,7 @@ typedef struct {
     int rc;          /* 0, or regcomp's / regexec's error */
     int matching;    /* the error came from regexec */
     char msg[200];   /* regerror's text for a regcomp error */
+    char hint[BENCH_FILTER_HINT_MAX];   /* when nothing matched: a pattern that would */
 } verdict;
 
 /* Writes len bytes of buf to fd, or leaves the child with status 1. */
@@ -122,6 +123,48 @@ static void write_all(int fd, const void *buf, size_t len)
     }
 }
 
+/* 1 when re matches the whole of name, 0 when not; -1 (and *err set) on a regexec error.
+ * POSIX regexec finds the leftmost-longest match, so a match of the whole name exists exactly
+ * when the one returned starts at 0 and ends at the end: no rewriting of the user's pattern
+ * into "^(...)$". */
+static int whole(const regex_t *re, const char *name, int *err)
+{
+    regmatch_t m;
+    int rc = regexec(re, name, 1, &m, 0);
+    if (rc != 0 && rc != REG_NOMATCH) {
+        *err = rc;   /* REG_ESPACE: not "no match", or a benchmark would be left out */
+        return -1;
+    }
+    return rc == 0 && m.rm_so == 0 && (size_t)m.rm_eo == strlen(name);
+}
+
+/* When pattern selects none of names: the first of "P.*" and ".*P.*" (P in parentheses
+ * when it has an alternation) that selects some, into hint (cap bytes), else "". */
+static void find_hint(const char *pattern, const char *const *names, size_t count, char *hint,
+                      size_t cap)
+{
+    static const char *const forms[2][2] = {{"%s.*", ".*%s.*"}, {"(%s).*", ".*(%s).*"}};
+    int paren = strchr(pattern, '|') != NULL, f, err = 0;
+    hint[0] = '\0';
+    for (f = 0; f < 2; f++) {
+        char cand[BENCH_FILTER_HINT_MAX];
+        regex_t re;
+        size_t i;
+        int found = 0;
+        if ((size_t)snprintf(cand, sizeof cand, forms[paren][f], pattern) >= cap)
+            return;
+        if (regcomp(&re, cand, REG_EXTENDED) != 0)
+            continue;
+        for (i = 0; i < count && !found; i++)
+            found = whole(&re, names[i], &err) == 1;
+        regfree(&re);
+        if (found) {
+            snprintf(hint, cap, "%s", cand);
+            return;
+        }
+    }
+}
+
 /* In the child: compile, match every name, write the verdict and the selection to fd. */
 static void child(int fd, const char *pattern, const char *const *names, size_t count,
                   unsigned char *selected, const struct rlimit *cpu)
@@ -129,7 +172,7 @@ static void child(int fd, const char *pattern, const char *const *names, size_t 
     struct rlimit core = {0, 0};
     verdict v;
     regex_t re;
-    size_t i;
+    size_t i, n = 0;
     int null = open("/dev/null", O_WRONLY);
 
     /* The child says nothing itself: the parent reports, in one line. What a crash would
@@ -148,18 +191,14 @@ static void child(int fd, const char *pattern, const char *const *names, size_t 
         regerror(v.rc, &re, v.msg, sizeof v.msg);
     } else {
         for (i = 0; i < count && v.rc == 0; i++) {
-            /* POSIX regexec finds the leftmost-longest match, so a match of the whole name
-             * exists exactly when the one returned starts at 0 and ends at the end: no
-             * rewriting of the user's pattern into "^(...)$". */
-            regmatch_t m;
-            int rc = regexec(&re, names[i], 1, &m, 0);
-            selected[i] = rc == 0 && m.rm_so == 0 && (size_t)m.rm_eo == strlen(names[i]);
-            if (rc != 0 && rc != REG_NOMATCH) {
-                v.rc = rc;   /* REG_ESPACE: not "no match", or a benchmark would be left out */
-                v.matching = 1;
-            }
+            int m = whole(&re, names[i], &v.rc);
+            selected[i] = m == 1;
+            n += m == 1;
+            v.matching = m < 0;
         }
         regfree(&re);
+        if (v.rc == 0 && n == 0)
+            find_hint(pattern, names, count, v.hint, sizeof v.hint);
     }
     write_all(fd, &v, sizeof v);
     write_all(fd, selected, count);
@@ -195,8 +234,8 @@ static int read_all(int fd, void *buf, size_t len)
     return 0;
 }
 
-int filter_select(const char *pattern, const char *const *names, size_t count,
-                  unsigned char *selected)
+int bench_filter_select(const char *pattern, const char *const *names, size_t count,
+                        unsigned char *selected, char *hint, size_t hint_cap)
 {
     int fds[2], status, got;
     verdict v;
@@ -278,6 +317,10 @@ int filter_select(const char *pattern, const char *const *names, size_t count,
         else
             bench_error("-filter: invalid regular expression '%s': %s", pattern, v.msg);
         return -1;
+    }
+    if (hint && hint_cap > 0) {
+        v.hint[sizeof v.hint - 1] = '\0';
+        snprintf(hint, hint_cap, "%s", v.hint);
     }
     return 0;
 }

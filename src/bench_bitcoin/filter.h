@@ -16,10 +16,16 @@
  * (a filter of these names needs well under a millisecond). */
 #define FILTER_CPU_SECONDS 2
 
+/* The longest hint bench_filter_select gives, with its NUL. */
+#define BENCH_FILTER_HINT_MAX 256
+
 /* Sets selected[i] to 1 when the whole of names[i] matches pattern, else 0, for i < count.
- * 0, or -1 after one line on stderr saying why: repetition operators in a row, a pattern
- * regcomp refuses, no memory, more than FILTER_CPU_SECONDS of CPU, no child process. */
-int filter_select(const char *pattern, const char *const *names, size_t count,
-                  unsigned char *selected);
+ * When none matches, hint (hint_cap bytes; NULL: not wanted) receives a pattern that would,
+ * made of this one: "P.*" when P matches the start of a name, else ".*P.*" when it matches
+ * inside one ("(P)" for P with an alternation); "" when neither does. 0, or -1 after one
+ * line on stderr saying why: repetition operators in a row, a pattern regcomp refuses, no
+ * memory, more than FILTER_CPU_SECONDS of CPU, no child process. */
+int bench_filter_select(const char *pattern, const char *const *names, size_t count,
+                        unsigned char *selected, char *hint, size_t hint_cap);
 
 #endif

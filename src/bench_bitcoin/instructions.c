@@ -7,12 +7,12 @@
 #endif
 
 #include "bench_bitcoin/instructions.h"
-#include "bench_bitcoin/bench.h"
+#include "bench_bitcoin/modes.h"
+#include "bench_bitcoin/results.h"
 #include "util/alloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +67,7 @@ static int counted(char **child, const char *who, int quiet)
                 close(null);
             if (saved >= 0)
                 close(saved);
-            return 1;
+            return BENCH_EXIT_ERROR;
         }
         close(null);
     }
@@ -83,7 +83,7 @@ static int counted(char **child, const char *who, int quiet)
                         "in the Debian package valgrind");
         else
             bench_error("-instructions: cannot run valgrind: %s", strerror(err));
-        return 1;
+        return BENCH_EXIT_ERROR;
     }
     if (!who)
         who = "this program";
@@ -96,30 +96,30 @@ static int counted(char **child, const char *who, int quiet)
             bench_error("-instructions: %s crashed under valgrind (signal %d, %s) before any "
                         "benchmark was counted; valgrind's report, if it made one, is above",
                         who, rep.signal, strsignal(rep.signal));
-        return 1;
+        return BENCH_EXIT_ERROR;
     }
     if (rep.exit_status == 127 && rep.dumps == 0) {
         bench_error("-instructions: valgrind could not start %s", who);
-        return 1;
+        return BENCH_EXIT_ERROR;
     }
     if (rep.exit_status == 0 && rep.dumps == 0) {
         bench_error("-instructions: %s counted nothing under callgrind (built without "
                     "valgrind's client-request header?)", who);
-        return 1;
+        return BENCH_EXIT_ERROR;
     }
     return rep.exit_status;
 }
 
-int instructions_run(int argc, char **argv)
+int bench_instructions_run(int argc, char **argv)
 {
     char self[PATH_CAP], **child;
     int i, n = 0, status;
     if (can_count() != 0)
-        return 1;
+        return BENCH_EXIT_ERROR;
     child = bb_malloc_array((size_t)argc + 1, sizeof *child);
     if (!child) {
         bench_error("-instructions: out of memory");
-        return 1;
+        return BENCH_EXIT_ERROR;
     }
     child[n++] = (char *)self_path(self, sizeof self, argv[0]);
     for (i = 1; i < argc; i++)
@@ -135,56 +135,67 @@ int instructions_run(int argc, char **argv)
 
 /* One benchmark's count: median instructions per unit. */
 typedef struct {
-    char name[128];
-    char unit[32];
+    const char *name;
+    const char *unit;
     double ins;
 } count_row;
 
-/* Reads an -output-json file's counts; 0 and *rows (bb_free it), or -1 after one error line
- * (who names the build that wrote it). */
-static int load_counts(const char *path, const char *who, count_row **rows, size_t *n)
+/* Reads an -output-json file's counts (results.h) into *rows (bb_free it; they point into
+ * *file); 0, or -1 after one error line (who names the build that wrote it). */
+static int load_counts(const char *path, const char *who, bench_results *file, count_row **rows,
+                       size_t *n)
 {
-    json_error_t jerr;
-    json_t *root = json_load_file(path, 0, &jerr);
-    const json_t *results = root ? json_object_get(root, "results") : NULL;
+    char what[PATH_CAP + 64];
     size_t i;
     *rows = NULL;
     *n = 0;
-    if (!json_is_array(results)) {
-        bench_error("-instructions -against: %s wrote no results file (%s)", who,
-                    root ? "no results list" : jerr.text);
-        json_decref(root);
+    snprintf(what, sizeof what, "-instructions -against: the counts of %s", who);
+    if (bench_results_load(path, what, file) != 0)
         return -1;
-    }
-    *rows = bb_malloc_array(json_array_size(results) + 1, sizeof **rows);
-    if (!*rows) {
+    if ((*rows = bb_malloc_array(file->count + 1, sizeof **rows)) == NULL) {
         bench_error("-instructions -against: out of memory");
-        json_decref(root);
         return -1;
     }
-    for (i = 0; i < json_array_size(results); i++) {
-        const json_t *r = json_array_get(results, i);
-        const json_t *name = json_object_get(r, "name"), *unit = json_object_get(r, "unit");
-        double batch = json_number_value(json_object_get(r, "batch"));
-        const json_t *ins = json_object_get(r, "median(instructions)");
-        count_row *row = &(*rows)[*n];
-        if (!json_is_string(name) || !json_is_string(unit) || !(batch > 0))
-            continue;
-        if (!json_is_number(ins)) {
+    for (i = 0; i < file->count; i++) {
+        const bench_result_row *r = &file->rows[i];
+        if (r->instructions < 0) {
             bench_error("-instructions -against: %s has no instruction count for '%s'", who,
-                        json_string_value(name));
-            json_decref(root);
-            bb_free(*rows);
-            *rows = NULL;
+                        r->name);
             return -1;
         }
-        snprintf(row->name, sizeof row->name, "%s", json_string_value(name));
-        snprintf(row->unit, sizeof row->unit, "%s", json_string_value(unit));
-        row->ins = json_number_value(ins) / batch;
-        (*n)++;
+        (*rows)[i].name = r->name;
+        (*rows)[i].unit = r->unit;
+        (*rows)[i].ins = r->instructions / r->batch;
     }
-    json_decref(root);
+    *n = file->count;
     return 0;
+}
+
+/* The table's columns (nanobench.h's markdown writer). */
+enum { COL_OTHER, COL_THIS, COL_CHANGE, COL_UNIT, COL_NAME, COLS };
+static const nb_column columns[COLS] = {
+    {"ins/unit, other", 18, NB_ALIGN_RIGHT, 0},
+    {"ins/unit, this", 18, NB_ALIGN_RIGHT, 0},
+    {"change", 11, NB_ALIGN_RIGHT, 0},
+    {"unit", 5, NB_ALIGN_LEFT, 1},
+    {"benchmark", 0, NB_ALIGN_LEFT, 1},
+};
+
+/* One row of the table. */
+static void print_row(double other, double mine, double change, const char *unit,
+                      const char *name)
+{
+    char cells[COL_UNIT][32];
+    size_t i;
+    snprintf(cells[COL_OTHER], sizeof cells[0], "%.2f", other);
+    snprintf(cells[COL_THIS], sizeof cells[0], "%.2f", mine);
+    snprintf(cells[COL_CHANGE], sizeof cells[0], "%+.2f%%", change);
+    for (i = 0; i < COL_UNIT; i++)
+        nb_markdown_cell(stdout, &columns[i], cells[i]);
+    nb_markdown_cell(stdout, &columns[COL_UNIT], unit);
+    nb_markdown_cell(stdout, &columns[COL_NAME], NULL);
+    nb_markdown_code(stdout, name);
+    putchar('\n');
 }
 
 /* Prints the table of both counts and returns how many rows regress past max_regression. */
@@ -193,8 +204,8 @@ static size_t print_table(const char *other, const count_row *mine, size_t nmine
                           char *regressed, size_t cap)
 {
     size_t i, j, bad = 0, common = 0;
-    printf("\n|   ins/unit, other |    ins/unit, this |     change | unit  | benchmark\n"
-           "|------------------:|------------------:|-----------:|:------|:----------\n");
+    putchar('\n');
+    nb_markdown_header(stdout, columns, COLS);
     for (i = 0; i < nmine; i++) {
         double change;
         for (j = 0; j < ntheirs && strcmp(theirs[j].name, mine[i].name) != 0; j++)
@@ -207,8 +218,7 @@ static size_t print_table(const char *other, const count_row *mine, size_t nmine
         common++;
         change = theirs[j].ins > 0 ? 100.0 * (mine[i].ins / theirs[j].ins - 1.0)
                                    : mine[i].ins > 0 ? INFINITY : 0.0;
-        printf("|%18.2f |%18.2f |%+10.2f%% | %-5s | `%s`\n", theirs[j].ins, mine[i].ins, change,
-               mine[i].unit, mine[i].name);
+        print_row(theirs[j].ins, mine[i].ins, change, mine[i].unit, mine[i].name);
         if (max_regression >= 0 && change > max_regression) {
             size_t len = strlen(regressed);
             snprintf(regressed + len, cap - len, "%s%s (%+.2f%%)", bad ? ", " : "",
@@ -228,7 +238,7 @@ static size_t print_table(const char *other, const count_row *mine, size_t nmine
     return bad;
 }
 
-int instructions_against(const char *other, const char *filter, double max_regression)
+int bench_instructions_against(const char *other, const char *filter, double max_regression)
 {
     char self[PATH_CAP], dir[PATH_CAP], mine_json[PATH_CAP + 16], their_json[PATH_CAP + 16];
     char filter_arg[PATH_CAP], out_mine[PATH_CAP + 32], out_theirs[PATH_CAP + 32];
@@ -236,14 +246,15 @@ int instructions_against(const char *other, const char *filter, double max_regre
     char *child[4];
     const char *tmp = getenv("TMPDIR");
     count_row *mine = NULL, *theirs = NULL;
+    bench_results mine_file = {NULL, 0, 0}, their_file = {NULL, 0, 0};
     size_t nmine = 0, ntheirs = 0, bad;
     int n = 0, status = 1;
 
     if (can_count() != 0)
-        return 1;
+        return BENCH_EXIT_ERROR;
     if (strchr(other, '/') && access(other, X_OK) != 0) {
         bench_error("-against: '%s' cannot be run: %s", other, strerror(errno));
-        return 1;
+        return BENCH_EXIT_ERROR;
     }
     if (!tmp || !*tmp)
         tmp = "/tmp";
@@ -251,7 +262,7 @@ int instructions_against(const char *other, const char *filter, double max_regre
         || !mkdtemp(dir)) {
         bench_error("-instructions -against: cannot make a temporary directory in %s: %s", tmp,
                     strerror(errno));
-        return 1;
+        return BENCH_EXIT_ERROR;
     }
     snprintf(mine_json, sizeof mine_json, "%s/this.json", dir);
     snprintf(their_json, sizeof their_json, "%s/other.json", dir);
@@ -276,8 +287,8 @@ int instructions_against(const char *other, const char *filter, double max_regre
     child[n] = NULL;
     if (counted(child, "this build", 1) != 0)
         goto done;
-    if (load_counts(their_json, other, &theirs, &ntheirs) != 0
-        || load_counts(mine_json, "this build", &mine, &nmine) != 0)
+    if (load_counts(their_json, other, &their_file, &theirs, &ntheirs) != 0
+        || load_counts(mine_json, "this build", &mine_file, &mine, &nmine) != 0)
         goto done;
     bad = print_table(other, mine, nmine, theirs, ntheirs, max_regression, regressed,
                       sizeof regressed);
@@ -293,14 +304,24 @@ int instructions_against(const char *other, const char *filter, double max_regre
         bench_error("-max-regression=%g: %zu benchmark%s count%s more than %g%% more "
                     "instructions than in %s: %s", max_regression, bad, bad == 1 ? "" : "s",
                     bad == 1 ? "s" : "", max_regression, other, regressed);
+        status = BENCH_EXIT_REGRESSION;
         goto done;
     }
-    status = 0;
+    status = BENCH_EXIT_OK;
 done:
     unlink(mine_json);
     unlink(their_json);
     rmdir(dir);
     bb_free(mine);
     bb_free(theirs);
+    bench_results_free(&mine_file);
+    bench_results_free(&their_file);
     return status;
+}
+
+int bench_mode_instructions(const bench_job *j)
+{
+    const bench_options *o = j->o;
+    return o->against ? bench_instructions_against(o->against, o->filter, o->max_regression)
+                      : bench_instructions_run(j->argc, j->argv);
 }

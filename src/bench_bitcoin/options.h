@@ -1,14 +1,16 @@
-/* bench_bitcoin's command line: the options, their parser and the program's error line, apart
- * from main so that a test or a fuzz target can parse a command line without running anything
- * or exiting. */
+/* bench_bitcoin's command line: one table of options (name, kind, handler, help line) that
+ * drives the parser and -help, apart from main so that a test or a fuzz target can parse a
+ * command line without running anything or exiting. The man page (doc/bench_bitcoin.1)
+ * holds each option's detail; test_manpage.sh checks it against the table through -help. */
 #ifndef BENCH_BITCOIN_OPTIONS_H
 #define BENCH_BITCOIN_OPTIONS_H
 
-#include <stddef.h>
+#include "bench_bitcoin/outputs.h"
 
-/* Not Core's 10 ms: on the project's 2-core VM 10 ms leaves more rows at 1% err% or more; 25 is
- * the most the whole default run of 37 benchmarks affords within 1.5 s (doc/benchmarks.md has
- * the figures). */
+#include <stddef.h>
+#include <stdio.h>
+
+/* Not Core's 10 ms: chosen by measurement (doc/measurements.md, "bench_bitcoin"). */
 #define BENCH_DEFAULT_MIN_TIME_MS 25.0
 #define BENCH_DEFAULT_MIN_TIME_TEXT "25"
 /* -against's own default, split between the two builds: doc/against.md's figures were
@@ -22,6 +24,8 @@ typedef struct {
     const char *filter;      /* NULL: every benchmark */
     unsigned char *match;    /* the last -filter's verdict per row (bench_rows order), kept
                                 from its check; NULL without filter */
+    char *filter_hint;       /* when it matches nothing: a pattern that would ("SHA.*"), or
+                                ""; NULL without filter */
     int list;
     int sanity_check;
     int help;
@@ -32,10 +36,7 @@ typedef struct {
     size_t asymptote_count;
     double min_time_ns;      /* >= 0; 0: leave the harness's min epoch time */
     int min_time_given;      /* -min-time was on the command line */
-    const char *output_csv;  /* NULL: none */
-    const char *output_json;
-    const char *output_gbench; /* Google Benchmark's JSON */
-    const char *output_html;   /* the self-contained HTML report */
+    const char *output[BENCH_OUTPUT_COUNT];   /* -output-csv, ... (outputs.h); NULL: none */
     const char *against;     /* -against: the other bench_bitcoin; NULL: none */
     const char *baseline;    /* -baseline: an earlier -output-json file; NULL: none */
     double max_regression;   /* -max-regression in percent; negative: not given */
@@ -58,9 +59,8 @@ int bench_parse_options(int argc, char **argv, bench_options *o);
 /* Frees what bench_parse_options allocated in o. */
 void bench_options_free(bench_options *o);
 
-/* While buf is not NULL, bench_error writes its line (without the newline, cut to size - 1
- * bytes) into buf instead of stderr; bench_error_capture(NULL, 0) puts it back on stderr. For
- * tests. */
-void bench_error_capture(char *buf, size_t size);
+/* Prints -help: the usage line, one line per option of the table, the environment, the
+ * exit statuses. 0, or -1 when writing failed. */
+int bench_options_help(FILE *out);
 
 #endif

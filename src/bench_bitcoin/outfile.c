@@ -69,14 +69,14 @@ static void remove_temps(void)
         drop_temp(tracked[i]);
 }
 
-/* Set by out_commit_all once every rename succeeded: from then on the commit stands, and a
+/* Set by bench_out_commit_all once every rename succeeded: from then on the commit stands, and a
  * signal only removes what is left over (the second links). */
 static volatile sig_atomic_t committed;
 
 /* Async-signal-safe: only unlink and rename, then die of the same signal. A signal during
- * out_commit_all, before every rename succeeded, undoes what it did: a replaced file's second
- * link is renamed back over it (which does nothing when the target was not replaced yet:
- * both names are the same file) and then removed; a file that did not exist before is
+ * bench_out_commit_all, before every rename succeeded, undoes what it did: a replaced file's
+ * second link is renamed back over it (which does nothing when the target was not replaced
+ * yet: both names are the same file) and then removed; a file that did not exist before is
  * removed again (renamed is set just before its rename, so a rename that completed is never
  * missed; removing a name that is not there yet does nothing). */
 static void on_fatal_signal(int sig)
@@ -207,7 +207,7 @@ static int may_replace(const out_file *o)
 /* Sets o->path (the target with its symbolic links resolved, or as given for a file written in
  * place), o->exists, o->st and o->direct, and checks that the target can be written; 0, or -1
  * after one error line. Creates nothing. */
-int out_resolve(out_file *o)
+int bench_out_resolve(out_file *o)
 {
     const char *slash = strrchr(o->target, '/');
     struct stat lst;
@@ -267,7 +267,7 @@ int out_resolve(out_file *o)
  * file written in place twice (/dev/null, /dev/stdout) is fine: each is appended in turn;
  * but not a named FIFO, whose reader sees the end of its data when the first one closes
  * (a pipe this process holds open as a descriptor stays open). */
-int out_same(const out_file *a, const out_file *b)
+int bench_out_same(const out_file *a, const out_file *b)
 {
     if (a->exists && b->exists)
         return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino
@@ -312,7 +312,7 @@ static int open_direct(out_file *o)
 /* Creates o's temporary file beside the (resolved) target. A device or FIFO is opened now when
  * writing (open_direct); one of the process's own descriptors only when written. 0, or -1
  * after one error line. */
-int out_open(out_file *o, int writing)
+int bench_out_open(out_file *o, int writing)
 {
     static const char tmp_name[] = ".bench_bitcoin.tmp.XXXXXX";
     char *name;
@@ -369,7 +369,7 @@ int out_open(out_file *o, int writing)
 }
 
 /* Renders tmpl into o's temporary file and closes it; 0, or -1 after one error line. */
-int out_render(out_file *o, const char *tmpl, const nb_bench *b)
+int bench_out_render(out_file *o, const char *tmpl, const nb_bench *b)
 {
     int err = 0;
     char why[256] = "";
@@ -397,7 +397,7 @@ int out_render(out_file *o, const char *tmpl, const nb_bench *b)
     return 0;
 }
 
-/* A second link to o's existing file, for out_commit_all to bring it back: a fresh name
+/* A second link to o's existing file, for bench_out_commit_all to bring it back: a fresh name
  * beside it, reserved by mkstemp and freed again for link. The name is published before the
  * link exists, so a signal never leaves it behind. 0, or -1 when the file system will not
  * link (then the file is replaced without a way back). */
@@ -449,7 +449,7 @@ static int has_temp(const out_file *o)
     return o->target && !o->direct && o->tmp;
 }
 
-int out_commit_all(out_file *files, size_t n)
+int bench_out_commit_all(out_file *files, size_t n)
 {
     out_file *order[OUT_TRACK_MAX];
     size_t m = 0, done, i;
@@ -503,7 +503,7 @@ int out_commit_all(out_file *files, size_t n)
     return done < m ? -1 : 0;
 }
 
-void out_release(out_file *o)
+void bench_out_release(out_file *o)
 {
     drop_temp(o);
     drop_old(o);

@@ -35,30 +35,30 @@ typedef struct {
 /* Resolves o->target (set by the caller, with o->option for messages) into o->path, o->exists
  * and o->st, and checks that it can be written; 0, or -1 after one error line on stderr.
  * Creates nothing. */
-int out_resolve(out_file *o);
+int bench_out_resolve(out_file *o);
 
 /* 1 when a and b (both resolved) are the same file, one output replacing the other; the same
  * character device (/dev/null twice) is not. */
-int out_same(const out_file *a, const out_file *b);
+int bench_out_same(const out_file *a, const out_file *b);
 
 /* Creates o's temporary file beside the resolved target; for a device or FIFO, opens it when
  * writing is 1 (with writing 0, for -list, only the checks are made). 0, or -1 after one
  * error line. From the first call on, the temporaries are removed at exit and on SIGINT,
  * SIGTERM, SIGHUP and SIGPIPE unless committed. o must stay valid until the program ends
  * (static storage). */
-int out_open(out_file *o, int writing);
+int bench_out_open(out_file *o, int writing);
 
 /* Renders tmpl over b's results into o and closes it; 0, or -1 after one error line. */
-int out_render(out_file *o, const char *tmpl, const nb_bench *b);
+int bench_out_render(out_file *o, const char *tmpl, const nb_bench *b);
 
 /* Renames the temporaries of files[0 .. n) (those with a target) over their targets, all or
  * none: when one rename fails, the ones before it are undone (a replaced file comes back
  * through a second link made first; a new one is removed). Devices and FIFOs were written in
  * place already. 0, or -1 after one error line. */
-int out_commit_all(out_file *files, size_t n);
+int bench_out_commit_all(out_file *files, size_t n);
 
 /* Closes o, removes its temporary if it still has one and frees what o holds; o can then be
  * resolved again. Safe on an o that was never opened. */
-void out_release(out_file *o);
+void bench_out_release(out_file *o);
 
 #endif

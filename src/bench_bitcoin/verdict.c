@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-void verdict_judge(verdict_row *w, double max_regression)
+void bench_verdict_judge(verdict_row *w, double max_regression)
 {
     /* r is the other's time over this build's: this build's over the other's, at the bound
      * nearest 1 of a significant slowdown, is 1 / r.high */
@@ -23,18 +23,30 @@ static void format_time(char *buf, size_t cap, double v, const char *quantity, c
     snprintf(buf, cap, "%.*f %s/%s", decimals, v, quantity, unit);
 }
 
-void verdict_header(const char *other, const char *quantity)
+/* The table's columns (nanobench.h's markdown writer); the two figures' headers are set per
+ * table. */
+enum { COL_SELF, COL_OTHER, COL_RATIO, COL_INTERVAL, COL_VERDICT, COL_NAME, COLS };
+static nb_column columns[COLS] = {
+    {NULL, 18, NB_ALIGN_RIGHT, 1},
+    {NULL, 18, NB_ALIGN_RIGHT, 1},
+    {"this/other", 10, NB_ALIGN_RIGHT, 1},
+    {"95% interval", 16, NB_ALIGN_LEFT, 1},
+    {"verdict", 22, NB_ALIGN_LEFT, 1},
+    {"benchmark", 0, NB_ALIGN_LEFT, 1},
+};
+
+void bench_verdict_header(const char *other, const char *quantity)
 {
-    char col[40], self[40];
+    static char col[40], self[40];
     snprintf(col, sizeof col, "%s/unit (%s)", quantity, other);
     snprintf(self, sizeof self, "%s/unit (this)", quantity);
-    printf("\n| %18s | %18s | %10s | %-16s | %-22s | benchmark\n", self, col,
-           "this/other", "95% interval", "verdict");
-    printf("|-------------------:|-------------------:|-----------:|:-----------------|"
-           ":-----------------------|:----------\n");
+    columns[COL_SELF].header = self;
+    columns[COL_OTHER].header = col;
+    putchar('\n');
+    nb_markdown_header(stdout, columns, COLS);
 }
 
-void verdict_print(const verdict_row *w)
+void bench_verdict_print(const verdict_row *w)
 {
     char self[48], other[48], ratio[24], interval[48], verdict[48];
     format_time(self, sizeof self, w->self_ns, w->quantity, w->unit);
@@ -54,11 +66,23 @@ void verdict_print(const verdict_row *w)
             snprintf(verdict, sizeof verdict, "%.1f%% %s%s", fabs(t - 1) * 100,
                      t < 1 ? "faster" : "slower", w->regression ? " REGRESSION" : "");
     }
-    printf("| %18s | %18s | %10s | %-16s | %-22s | `%s`\n", self, other, ratio, interval,
-           verdict, w->name);
+    {
+        const char *cells[COLS - 1];
+        size_t i;
+        cells[COL_SELF] = self;
+        cells[COL_OTHER] = other;
+        cells[COL_RATIO] = ratio;
+        cells[COL_INTERVAL] = interval;
+        cells[COL_VERDICT] = verdict;
+        for (i = 0; i < COL_NAME; i++)
+            nb_markdown_cell(stdout, &columns[i], cells[i]);
+        nb_markdown_cell(stdout, &columns[COL_NAME], NULL);
+        nb_markdown_code(stdout, w->name);
+        putchar('\n');
+    }
 }
 
-int verdict_finish(const verdict_row *rows, size_t n, const char *what, const char *how,
+int bench_verdict_finish(const verdict_row *rows, size_t n, const char *what, const char *how,
                    double max_regression)
 {
     size_t i, faster = 0, slower = 0, regressed = 0, k = 0;

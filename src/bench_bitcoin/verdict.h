@@ -15,25 +15,25 @@ typedef struct {
     double self_ns;            /* this build's typical figure per unit (time: ns) */
     double other_ns;           /* the other side's */
     nb_ratio r;                /* the other side's figure over this build's (nb_stats_*) */
-    int regression;            /* set by verdict_judge */
+    int regression;            /* set by bench_verdict_judge */
 } verdict_row;
 
 /* Sets w->regression: -max-regression's rule. A row regresses when its interval excludes 1 and
  * even the interval's bound nearest 1 says this build is slower by more than max_regression
  * percent: this build's time over the other's, at the interval's low end, exceeds
  * 1 + max_regression / 100. Never with a negative max_regression (no gate). */
-void verdict_judge(verdict_row *w, double max_regression);
+void bench_verdict_judge(verdict_row *w, double max_regression);
 
 /* Prints the table header on stdout; other names the other side's column ("other", "file"),
  * quantity what the rows count ("ns", "~cyc"). */
-void verdict_header(const char *other, const char *quantity);
+void bench_verdict_header(const char *other, const char *quantity);
 
 /* Prints w's row on stdout. */
-void verdict_print(const verdict_row *w);
+void bench_verdict_print(const verdict_row *w);
 
 /* Prints the summary line on stdout ("N benchmarks compared with WHAT, HOW: ...") and, when
  * rows regressed, the gate's line on stderr. Returns 1 when some row regressed, else 0. */
-int verdict_finish(const verdict_row *rows, size_t n, const char *what, const char *how,
+int bench_verdict_finish(const verdict_row *rows, size_t n, const char *what, const char *how,
                    double max_regression);
 
 #endif

@@ -17,10 +17,18 @@ struct cluster_graph {
     uint64_t *anc, *desc;
 };
 
+/* Fee rates compared by cross-multiplying: fee up to 2^51 times size up to 2^31 needs 83
+ * bits. cl_gt and cl_lt are what the hot loops ask (one 128-bit comparison each, where a
+ * three-way result tested against 0 costs two); cl_cmp is the three-way one. */
 #ifdef __SIZEOF_INT128__
 __extension__ typedef __int128 cl_i128;
 
-int cluster_feerate_cmp(cluster_feefrac a, cluster_feefrac b)
+static inline int cl_gt(cluster_feefrac a, cluster_feefrac b)
+{
+    return (cl_i128)a.fee * b.size > (cl_i128)b.fee * a.size;
+}
+
+static inline int cl_cmp(cluster_feefrac a, cluster_feefrac b)
 {
     cl_i128 x = (cl_i128)a.fee * b.size, y = (cl_i128)b.fee * a.size;
     return (x > y) - (x < y);
@@ -34,7 +42,7 @@ static void cl_mul(int64_t a, int32_t b, int64_t *hi, uint32_t *lo)
     *lo = (uint32_t)low;
 }
 
-int cluster_feerate_cmp(cluster_feefrac a, cluster_feefrac b)
+static inline int cl_cmp(cluster_feefrac a, cluster_feefrac b)
 {
     int64_t h1, h2;
     uint32_t l1, l2;
@@ -44,12 +52,31 @@ int cluster_feerate_cmp(cluster_feefrac a, cluster_feefrac b)
         return h1 < h2 ? -1 : 1;
     return (l1 > l2) - (l1 < l2);
 }
+
+static inline int cl_gt(cluster_feefrac a, cluster_feefrac b)
+{
+    return cl_cmp(a, b) > 0;
+}
 #endif
 
-/* Bits set in v: the classic SWAR count, which unlike __builtin_popcountll needs no POPCNT
- * instruction (nor a library call without one). */
+static inline int cl_lt(cluster_feefrac a, cluster_feefrac b)
+{
+    return cl_gt(b, a);
+}
+
+int cluster_feerate_cmp(cluster_feefrac a, cluster_feefrac b)
+{
+    return cl_cmp(a, b);
+}
+
+/* Bits set in v: the POPCNT instruction where the compiler may use it (-mpopcnt, or a
+ * -march that has it), else the classic SWAR count, which needs neither the instruction nor
+ * a library call. */
 static inline unsigned cl_popcount(uint64_t v)
 {
+#ifdef __POPCNT__
+    return (unsigned)__builtin_popcountll(v);
+#endif
     v -= (v >> 1) & UINT64_C(0x5555555555555555);
     v = (v & UINT64_C(0x3333333333333333)) + ((v >> 2) & UINT64_C(0x3333333333333333));
     v = (v + (v >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
@@ -274,7 +301,7 @@ size_t cluster_chunk(const cluster_graph *g, const unsigned *lin, cluster_feefra
     unsigned i;
     for (i = 0; g != NULL && i < g->n; i++) {
         cluster_feefrac c = g->fr[lin[i]];
-        while (n > 0 && cluster_feerate_cmp(c, chunks[n - 1]) > 0) {
+        while (n > 0 && cl_gt(c, chunks[n - 1])) {
             c.fee += chunks[n - 1].fee;
             c.size += chunks[n - 1].size;
             n--;

@@ -118,13 +118,15 @@ static inline int CL(s_any)(const CL(set) *s)
     return v != 0;
 }
 
+/* Without an early exit: for the widths here, and-or over every word is fewer instructions
+ * and branches than stopping at the first overlap. */
 static inline int CL(s_overlaps)(const CL(set) *a, const CL(set) *b)
 {
+    uint64_t v = 0;
     unsigned k;
     for (k = 0; k < CW; k++)
-        if (a->w[k] & b->w[k])
-            return 1;
-    return 0;
+        v |= a->w[k] & b->w[k];
+    return v != 0;
 }
 
 static inline unsigned CL(s_count)(const CL(set) *s)
@@ -145,7 +147,29 @@ static inline unsigned CL(s_first)(const CL(set) *s)
 }
 
 /* Iterates the members in ascending order. A word is read when the walk reaches it, so a
- * change to later words of the set during the walk is seen (as in Core's bit sets). */
+ * change to later words of the set during the walk is seen (as in Core's bit sets); one
+ * word is read at the start. */
+#if CW == 1
+typedef struct {
+    uint64_t v;
+} CL(iter);
+
+static inline CL(iter) CL(s_iter)(const CL(set) *s)
+{
+    CL(iter) it;
+    it.v = s->w[0];
+    return it;
+}
+
+static inline int CL(s_next)(CL(iter) *it, unsigned *out)
+{
+    if (it->v == 0)
+        return 0;
+    *out = (unsigned)__builtin_ctzll(it->v);
+    it->v &= it->v - 1;
+    return 1;
+}
+#else
 typedef struct {
     const uint64_t *w;
     uint64_t v;
@@ -172,6 +196,7 @@ static inline int CL(s_next)(CL(iter) *it, unsigned *out)
     it->v &= it->v - 1;
     return 1;
 }
+#endif
 
 static inline const CL(set) *CL(anc)(const cluster_graph *g, unsigned i)
 {
@@ -403,7 +428,8 @@ static CL(sidx) CL(merge)(CL(sfl) *s, CL(sidx) top, CL(sidx) bottom)
     CL(iter) it = CL(s_iter)(tt);
     while (CL(s_next)(&it, &t)) {
         CL(set) x = CL(s_and)(&s->tx[t].children, bt);
-        unsigned k = CL(s_count)(&x);
+        /* Most items of the top have no child in the bottom: skip their count. */
+        unsigned k = CL(s_any)(&x) ? CL(s_count)(&x) : 0;
         counts[t] = (CL(sidx))k;
         num += k;
     }
@@ -441,15 +467,16 @@ static CL(sidx) CL(merge_candidate)(CL(sfl) *s, CL(sidx) c, int down)
     while (CL(s_any)(&todo)) {
         CL(sidx) rc = s->tx[CL(s_first)(&todo)].chunk;
         const CL(setinfo) *r = &s->si[rc];
-        int cmp;
+        cluster_feefrac lo, hi; /* the candidate needs lo <= hi, and wins outright at < */
         uint64_t tb;
         steps++;
         CL(s_minus)(&todo, &r->tx);
-        cmp = down ? cluster_feerate_cmp(best_fr, r->fr) : cluster_feerate_cmp(r->fr, best_fr);
-        if (cmp > 0)
+        lo = down ? best_fr : r->fr;
+        hi = down ? r->fr : best_fr;
+        if (cl_gt(lo, hi))
             continue;
         tb = cl_rng_64(&s->rng);
-        if (cmp < 0 || tb >= best_tb) {
+        if (cl_lt(lo, hi) || tb >= best_tb) {
             best_fr = r->fr;
             best = rc;
             best_tb = tb;
@@ -639,7 +666,7 @@ static int CL(optimize_step)(CL(sfl) *s)
         CL(iter) dj = CL(s_iter)(&x->active_children);
         while (CL(s_next)(&dj, &d)) {
             uint64_t tb;
-            if (cluster_feerate_cmp(s->si[x->dep_top[d]].fr, ch->fr) <= 0)
+            if (!cl_gt(s->si[x->dep_top[d]].fr, ch->fr))
                 continue;
             tb = cl_rng_64(&s->rng);
             if (tb < cand_tb)
@@ -701,7 +728,7 @@ static int CL(minimize_step)(CL(sfl) *s)
         while (CL(s_next)(&dj, &d)) {
             const CL(setinfo) *dt = &s->si[x->dep_top[d]];
             uint64_t tb;
-            if (cluster_feerate_cmp(dt->fr, ch->fr) < 0)
+            if (cl_lt(dt->fr, ch->fr))
                 continue;
             have_any = 1;
             if (down == (unsigned)CL(s_has)(&dt->tx, e.pivot))
@@ -756,9 +783,10 @@ static inline int CL(after)(const CL(sfl) *s, const uint16_t *last, int chunks, 
 {
     const cluster_feefrac *fa = chunks ? &s->si[a].fr : &s->g->fr[a];
     const cluster_feefrac *fb = chunks ? &s->si[b].fr : &s->g->fr[b];
-    int c = cluster_feerate_cmp(*fa, *fb);
-    if (c != 0)
-        return c < 0;
+    if (cl_lt(*fa, *fb))
+        return 1;
+    if (cl_gt(*fa, *fb))
+        return 0;
     if (fa->size != fb->size)
         return fa->size > fb->size;
     return chunks ? last[a] > last[b] : a > b;
@@ -862,9 +890,26 @@ static int CL(linearize)(const cluster_graph *g, uint64_t max_cost, uint64_t see
 {
     CL(sfl) s;
     unsigned n = g->n, qcap = 1;
+    int optimal = 0;
+#if CW == 1
+    /* Up to 64 items the state (about 10 KB) lives on the stack: no allocation at all. */
+    CL(txdata) tx[CL_N];
+    CL(setinfo) si[CL_N];
+    CL(set) up[CL_N], down[CL_N];
+    CL(nonmin) mq[2 * CL_N];
+    CL(sidx) q[2 * CL_N];
+    void *mem = NULL;
+    while (qcap < n + 2)
+        qcap *= 2;
+    s.tx = tx;
+    s.si = si;
+    s.up = up;
+    s.down = down;
+    s.mq = mq;
+    s.q = q;
+#else
     size_t off[6], total = 0;
     unsigned char *mem;
-    int optimal = 0;
     while (qcap < n + 2)
         qcap *= 2;
     /* One block: items, sets, reachable sets, the two queues. */
@@ -882,6 +927,7 @@ static int CL(linearize)(const cluster_graph *g, uint64_t max_cost, uint64_t see
     s.down = (CL(set) *)(void *)(mem + off[3]);
     s.mq = (CL(nonmin) *)(void *)(mem + off[4]);
     s.q = (CL(sidx) *)(void *)(mem + off[5]);
+#endif
     s.qmask = qcap - 1;
     CL(init)(&s, g, seed);
     if (old != NULL) {
@@ -949,36 +995,38 @@ static int CL(postlinearize)(const cluster_graph *g, unsigned *lin)
         e[0].fr.size = 0;
         for (i = 0; i < n; i++) {
             unsigned idx = lin[rev ? n - 1 - i : i];
-            uint32_t next = 0, prev;
+            uint32_t next = 0, prev = e[0].prev_group, first;
+            /* The new group's fields live in locals while it moves (the stores to other
+             * groups would otherwise make the compiler reload them every step). */
+            CL(set) group = CL(s_one)(idx), deps = rev ? *CL(desc)(g, idx) : *CL(anc)(g, idx);
+            cluster_feefrac fr = g->fr[idx];
             cur = idx + 1;
-            e[cur].group = CL(s_one)(idx);
-            e[cur].deps = rev ? *CL(desc)(g, idx) : *CL(anc)(g, idx);
-            e[cur].fr = g->fr[idx];
+            first = cur;
             if (rev)
-                e[cur].fr.fee = -e[cur].fr.fee;
+                fr.fee = -fr.fee;
             e[cur].prev_tx = 0;
-            e[cur].first_tx = cur;
-            e[cur].prev_group = e[0].prev_group;
             e[0].prev_group = cur;
-            prev = e[cur].prev_group;
-            while (cluster_feerate_cmp(e[cur].fr, e[prev].fr) > 0) {
-                if (CL(s_overlaps)(&e[cur].deps, &e[prev].group)) {
-                    CL(s_or)(&e[cur].group, &e[prev].group);
-                    CL(s_or)(&e[cur].deps, &e[prev].deps);
-                    CL(fr_add)(&e[cur].fr, e[prev].fr);
-                    e[e[cur].first_tx].prev_tx = prev;
-                    e[cur].first_tx = e[prev].first_tx;
+            while (cl_gt(fr, e[prev].fr)) {
+                if (CL(s_overlaps)(&deps, &e[prev].group)) {
+                    CL(s_or)(&group, &e[prev].group);
+                    CL(s_or)(&deps, &e[prev].deps);
+                    CL(fr_add)(&fr, e[prev].fr);
+                    e[first].prev_tx = prev;
+                    first = e[prev].first_tx;
                     prev = e[prev].prev_group;
-                    e[cur].prev_group = prev;
                 } else {
                     uint32_t pp = e[prev].prev_group;
                     e[next].prev_group = prev;
                     e[prev].prev_group = cur;
-                    e[cur].prev_group = pp;
                     next = prev;
                     prev = pp;
                 }
             }
+            e[cur].group = group;
+            e[cur].deps = deps;
+            e[cur].fr = fr;
+            e[cur].first_tx = first;
+            e[cur].prev_group = prev;
         }
         /* Write the groups back, last group first; each group's items from its tail. */
         for (cur = e[0].prev_group; cur != 0; cur = e[cur].prev_group) {

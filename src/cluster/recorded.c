@@ -8,6 +8,8 @@
  * cost. Core's benchmark asserts that each comes out optimal for every seed it uses. */
 #include "cluster/recorded.h"
 
+#include <string.h>
+
 const char *const cluster_recorded_historical[] = {
     "8540e93a008331c66a018331c66a028331c66a038331c66a048331c66a058331c66a068f1b84a10600000000"
     "00000007995e888c04010000000000000000",
@@ -359,3 +361,26 @@ const char *const cluster_recorded_synthetic[] = {
 };
 const size_t cluster_recorded_synthetic_count =
     sizeof(cluster_recorded_synthetic) / sizeof(cluster_recorded_synthetic[0]);
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                : -1;
+}
+
+cluster_graph *cluster_recorded_graph(const char *hex)
+{
+    unsigned char buf[4096];
+    size_t len = hex != NULL ? strlen(hex) : 1, i;
+    if (len % 2 != 0 || len / 2 > sizeof(buf))
+        return NULL;
+    for (i = 0; i < len / 2; i++) {
+        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return NULL;
+        buf[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return cluster_graph_deserialize(buf, len / 2, 64, NULL);
+}

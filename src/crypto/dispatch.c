@@ -13,6 +13,7 @@
     X(sha512) \
     X(chacha20) \
     X(sha3_256) \
+    X(num3072) \
     X(poly1305) \
     X(chacha20poly1305)
 

@@ -2,11 +2,12 @@
  * process, which may be any program, sends to bench_bitcoin; and the lines it formats.
  *
  * Input: the first byte chooses what to run: lines (the rest, split at '\n') through
- * against_parse, or a message built from the rest through against_format.
+ * bench_proto_parse, or a message built from the rest through bench_proto_format.
  *
  * Checks: a parsed line is a message within its bounds that formats back to a line that
- * parses to the same message; a formatted message is one line of printable ASCII ending in '\n', within the buffer and
- * AGAINST_MAX_LINE, that parses back to the message; every field stays inside its bounds. */
+ * parses to the same message; a formatted message is one line of printable ASCII ending in
+ * '\n', within the buffer and AGAINST_MAX_LINE, that parses back to the message; every field
+ * stays inside its bounds. */
 #include "fuzz.h"
 
 #include "bench_bitcoin/against_proto.h"
@@ -43,7 +44,7 @@ static void check_line(const against_msg *m, const char *buf, size_t n, size_t c
     FUZZ_CHECK(n < cap && n <= AGAINST_MAX_LINE && buf[n] == '\0' && buf[n - 1] == '\n');
     for (i = 0; i + 1 < n; i++)
         FUZZ_CHECK(buf[i] >= 0x20 && buf[i] < 0x7f);
-    FUZZ_CHECK(against_parse(buf, n - 1, &back) == 0);
+    FUZZ_CHECK(bench_proto_parse(buf, n - 1, &back) == 0);
     FUZZ_CHECK(same_msg(m, &back));
 }
 
@@ -54,12 +55,12 @@ static void parse_lines(const uint8_t *p, size_t size)
         const uint8_t *nl = memchr(p, '\n', size);
         size_t len = nl ? (size_t)(nl - p) : size, n;
         against_msg m;
-        if (against_parse((const char *)p, len, &m) == 0) {
+        if (bench_proto_parse((const char *)p, len, &m) == 0) {
             FUZZ_CHECK(len < AGAINST_MAX_LINE && strlen(m.text) < AGAINST_MAX_LINE);
             FUZZ_CHECK(m.kind <= AGAINST_QUIT);
             FUZZ_CHECK(m.kind != AGAINST_READY || (m.batch > 0 && isfinite(m.batch)));
             FUZZ_CHECK(m.kind != AGAINST_EPOCH || m.number >= 1);
-            n = against_format(&m, buf, sizeof buf);
+            n = bench_proto_format(&m, buf, sizeof buf);
             FUZZ_CHECK(n > 0);
             check_line(&m, buf, n, sizeof buf);
         }
@@ -83,7 +84,7 @@ static void format_message(fuzz_input *in)
     text = fuzz_bytes(in, sizeof m.text - 1, &len);
     memcpy(m.text, text, len);
     m.text[len] = '\0';
-    n = against_format(&m, buf, cap);
+    n = bench_proto_format(&m, buf, cap);
     if (n > 0)
         check_line(&m, buf, n, cap);
 }

@@ -8,6 +8,7 @@
 #include "fuzz.h"
 
 #include "bench_bitcoin/bench.h"
+#include "bench_bitcoin/diag.h"
 #include "bench_bitcoin/options.h"
 
 #include <math.h>
@@ -42,12 +43,19 @@ static void check_result(int rc, const bench_options *o)
     FUZZ_CHECK(message[0] == '\0');
     FUZZ_CHECK(o->min_time_ns >= 0 && o->min_time_ns <= BENCH_MAX_MIN_TIME_NS);
     FUZZ_CHECK((o->filter == NULL) == (o->match == NULL));
+    FUZZ_CHECK((o->filter == NULL) == (o->filter_hint == NULL));
+    if (o->filter_hint && o->filter_hint[0]) {   /* a hint only when nothing matched */
+        size_t total, k;
+        bench_rows(&total);
+        for (k = 0; k < total; k++)
+            FUZZ_CHECK(!o->match[k]);
+    }
     FUZZ_CHECK(!(o->compare && o->asymptote_count));
     for (i = 0; i < o->asymptote_count; i++)
         FUZZ_CHECK(o->asymptote[i] >= 1 && o->asymptote[i] <= BENCH_MAX_COMPLEXITY_N
                    && o->asymptote[i] == floor(o->asymptote[i]));
-    FUZZ_CHECK(!o->output_csv || o->output_csv[0]);
-    FUZZ_CHECK(!o->output_json || o->output_json[0]);
+    for (i = 0; i < BENCH_OUTPUT_COUNT; i++)
+        FUZZ_CHECK(!o->output[i] || o->output[i][0]);
     FUZZ_CHECK(o->priority != 0 && (o->priority & ~(unsigned)BENCH_PRIORITY_ALL) == 0);
     FUZZ_CHECK(o->priority_text != NULL || o->priority == BENCH_PRIORITY_ALL);
 }
@@ -59,13 +67,15 @@ static int same(const bench_options *a, const bench_options *b)
     bench_rows(&total);
     return a->filter == b->filter && a->list == b->list && a->sanity_check == b->sanity_check
            && a->help == b->help && a->compare == b->compare && a->no_pin == b->no_pin
-           && a->min_time_ns == b->min_time_ns && a->output_csv == b->output_csv
-           && a->output_json == b->output_json && a->asymptote_count == b->asymptote_count
+           && a->min_time_ns == b->min_time_ns
+           && memcmp(a->output, b->output, sizeof a->output) == 0
+           && a->asymptote_count == b->asymptote_count
            && a->priority == b->priority && a->priority_text == b->priority_text
            && (!a->asymptote_count
                || memcmp(a->asymptote, b->asymptote,
                          a->asymptote_count * sizeof *a->asymptote) == 0)
-           && (!a->match || memcmp(a->match, b->match, total) == 0);
+           && (!a->match || memcmp(a->match, b->match, total) == 0)
+           && (!a->filter_hint || strcmp(a->filter_hint, b->filter_hint) == 0);
 }
 
 /* The comparison options (-against, -baseline, -max-regression, -serve-protocol) of a parse
@@ -77,7 +87,8 @@ static void check_comparison(const bench_options *o, const bench_options *again)
                || (o->max_regression >= 0 && isfinite(o->max_regression)));
     FUZZ_CHECK(o->max_regression < 0 || o->against || o->baseline);
     FUZZ_CHECK(!o->against || !(o->compare || o->asymptote_count || o->sanity_check
-                                || o->baseline || o->output_csv || o->output_json));
+                                || o->baseline || o->output[BENCH_OUTPUT_CSV]
+                                || o->output[BENCH_OUTPUT_JSON]));
     FUZZ_CHECK(!o->baseline || !(o->compare || o->asymptote_count || o->sanity_check
                                  || o->instructions));
     FUZZ_CHECK(o->against == again->against && o->baseline == again->baseline
