@@ -17,7 +17,7 @@ case " ${WARN_CFLAGS:-} " in *" -Werror "*) strict="$strict -Werror" ;; esac
 
 headers="crypto/sha1.h crypto/sha256.h crypto/sha512.h crypto/ripemd160.h crypto/siphash.h
 crypto/sha3.h crypto/dispatch.h crypto/chacha20.h crypto/fastrandom.h crypto/random.h
-crypto/num3072.h crypto/muhash.h prevector/prevector.h
+crypto/num3072.h crypto/muhash.h crypto/poly1305.h crypto/chacha20poly1305.h prevector/prevector.h
 prevector/serialize.h util/alloc.h util/stream.h
 bench/nanobench.h"
 for h in $headers; do

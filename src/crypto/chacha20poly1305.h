@@ -21,9 +21,11 @@
  * ciphertext is authenticated while it is still in the first-level cache.
  *
  * Every function accepts any alignment. in and out may be the same buffer; otherwise they
- * must not overlap, nor overlap aad. aad may be NULL when aad_len is 0, in and out when len
- * is 0 (out still receives the tag). A NULL ctx, key or nonce makes a function do nothing
- * (decrypt then returns -1). */
+ * must not overlap, nor overlap aad. aad may be NULL when aad_len is 0; when len is 0, in may
+ * be NULL for encryption (out still receives the tag) and out for decryption (in still holds
+ * the tag). A NULL ctx, key or nonce, or a NULL buffer where one is needed, makes a function
+ * do nothing (decrypt then returns -1; the forward-secure functions still count the
+ * packet). */
 #ifndef CRYPTO_CHACHA20POLY1305_H
 #define CRYPTO_CHACHA20POLY1305_H
 
