@@ -40,6 +40,7 @@ else
     fi
 fi
 [ -f "$prefix/include/bench/nanobench.h" ] || fail "no installed bench/nanobench.h"
+[ -f "$prefix/include/bench/nanobench-single.h" ] || fail "no installed bench/nanobench-single.h"
 [ -f "$prefix/lib/libnanobench.a" ] || fail "no installed libnanobench.a"
 [ -x "$prefix/bin/bench_bitcoin" ] || fail "no installed bench_bitcoin"
 [ -f "$prefix/share/man/man1/bench_bitcoin.1" ] || fail "no installed man page bench_bitcoin.1"

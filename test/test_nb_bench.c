@@ -148,6 +148,80 @@ static void test_alloc_failures(void)
     bb_alloc_fail_after(-1);
 }
 
+/* nb_bench_copy: every setting, the context and the output; no results, no
+ * error, no one-run setting; the two benches independent after. */
+static int copy_setups;
+
+static void copy_setup(void *arg)
+{
+    (void)arg;
+    copy_setups++;
+}
+
+static void test_copy(void)
+{
+    fake f = { 0, 0, 1000, 1000, 0, 0 };
+    nb_bench *b = fake_bench(&f), *c;
+    if (!CHECK(b != NULL))
+        return;
+    nb_context(nb_unit(nb_batch(nb_title(nb_name(b, "n"), "T"), 8), "byte"), "k", "v");
+    nb_show_column(nb_epochs(nb_relative(b, 1), 5), NB_COLUMN_TOTAL, 0);
+    nb_run(b, fake_op, &f);
+    nb_setup(nb_batch(b, -1), copy_setup, NULL);   /* an error and a one-run setting */
+    c = nb_bench_copy(b);
+    if (!CHECK(c != NULL)) {
+        nb_bench_free(b);
+        return;
+    }
+    CHECK(strcmp(nb_get_name(c), "n") == 0 && strcmp(nb_get_title(c), "T") == 0);
+    CHECK(strcmp(nb_get_unit(c), "byte") == 0 && nb_get_batch(c) == 8);
+    CHECK(nb_get_relative(c) == 1 && nb_get_epochs(c) == 5);
+    CHECK(strcmp(nb_get_context(c, "k"), "v") == 0 && nb_get_output(c) == nb_get_output(b));
+    CHECK(nb_get_show_column(c, NB_COLUMN_TOTAL) == 0);
+    CHECK(nb_result_count(c) == 0 && nb_get_error(c) == 0);
+    nb_clear_error(b);
+    nb_run(nb_name(c, "copy"), fake_op, &f);   /* b's pending setup is b's */
+    CHECK(copy_setups == 0 && nb_result_count(c) == 1 && nb_result_count(b) == 1);
+    CHECK(strcmp(nb_get_name(b), "n") == 0);
+    nb_bench_free(b);
+    nb_bench_free(c);
+}
+
+/* NB_RUN is the setters and nb_run in one statement: same settings, same
+ * result; fields left out keep what is set; relative -1 turns it off. */
+static void test_spec(void)
+{
+    fake f1 = { 0, 0, 1000, 1000, 0, 0 }, f2 = { 0, 0, 1000, 1000, 0, 0 };
+    nb_bench *a = fake_bench(&f1), *b = fake_bench(&f2);
+    const nb_result *ra, *rb;
+    if (!CHECK(a && b)) {
+        nb_bench_free(a);
+        nb_bench_free(b);
+        return;
+    }
+    nb_run(nb_epochs(nb_relative(nb_batch(nb_unit(nb_title(nb_name(a, "x"), "T"), "byte"), 64),
+                                 1), 5), fake_op, &f1);
+    NB_RUN(b, .name = "x", .title = "T", .unit = "byte", .batch = 64, .relative = 1,
+           .epochs = 5, .op = fake_op, .arg = &f2);
+    ra = nb_result_at(a, 0);
+    rb = nb_result_at(b, 0);
+    CHECK(nb_result_count(b) == 1 && strcmp(nb_result_name(rb), "x") == 0);
+    CHECK(strcmp(nb_result_title(rb), "T") == 0 && strcmp(nb_result_unit(rb), "byte") == 0);
+    CHECK(nb_result_batch(rb) == 64 && nb_result_epoch_count(rb) == 5);
+    CHECK(nb_result_median(ra, NB_ELAPSED) == nb_result_median(rb, NB_ELAPSED));
+    CHECK(f1.calls == f2.calls);
+    NB_RUN(b, .name = "y", .op = fake_op, .arg = &f2);   /* the rest as set */
+    CHECK(nb_result_batch(nb_result_at(b, 1)) == 64 && nb_get_relative(b) == 1);
+    NB_RUN(b, .relative = -1, .batch = 0, .op = fake_op, .arg = &f2);
+    CHECK(nb_get_relative(b) == 0 && nb_get_batch(b) == 64);
+    /* a bad value is refused as the setter refuses it */
+    NB_RUN(b, .batch = -2, .op = fake_op, .arg = &f2);
+    CHECK(nb_get_error(b) == -1 && nb_result_count(b) == 3);
+    CHECK(nb_configure(b, NULL) == b);
+    nb_bench_free(a);
+    nb_bench_free(b);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -156,5 +230,7 @@ int main(int argc, char **argv)
     test_null_arguments();
     test_config_getters();
     test_alloc_failures();
+    test_copy();
+    test_spec();
     return check_finish();
 }

@@ -48,13 +48,15 @@ BEGIN { while ((getline line < rankfile) > 0) { split(line, f, " "); rank[f[1]] 
 END {
     bad = 0
     for (o in seen) if (!(o in rank)) { print "FAIL: object " o " is in no layer"; bad++ }
-    for (o in rank) if (!(o in seen)) { print "FAIL: layer object " o " is not in the archive"; bad++ }
+    for (o in rank)
+        if (!(o in seen)) { print "FAIL: layer object " o " is not in the archive"; bad++ }
     for (k in use) {
         split(k, q, SUBSEP); o = q[1]; s = q[2]
         if (!(s in def) || def[s] == o || !(o in rank) || !(def[s] in rank)) continue
         edges++
         if (rank[def[s]] >= rank[o]) {
-            print "FAIL: " o " (layer " rank[o] ") uses " s " of " def[s] " (layer " rank[def[s]] ")"
+            print "FAIL: " o " (layer " rank[o] ") uses " s " of " def[s] \
+                " (layer " rank[def[s]] ")"
             bad++
         }
     }

@@ -433,7 +433,7 @@ static void test_drive(void)
  * 1.1e18 iterations really ran: make check hung.) */
 static void run_removed_op(nb_bench *b)
 {
-    if (nb_impl_start(b, 1) != 0)
+    if (nb_impl_start(b, 1, 1) != 0)
         return;
     while (nb_impl_next(b) != 0) {
         nb_impl_epoch_begin(b);
@@ -1028,6 +1028,54 @@ static void test_endless(void)
     munmap((void *)endless_calls, sizeof(uint64_t));
 }
 
+/* The progress line of a long run, to a stream the test hook makes a
+ * terminal: from 2 s on, about once a second (this fake clock moves 0.6 s an
+ * epoch), the row's name and how far it is, erased at the end; nothing for a
+ * short run, nothing with warnings suppressed. */
+static size_t progress_lines(uint64_t cost, const char *suppress, char **text)
+{
+    fake f = { 0, 0, 0, 0, 0, 0 };
+    nb_bench *b;
+    size_t len = 0, lines = 0;
+    const char *p;
+    FILE *out = open_memstream(text, &len);
+    f.first_cost = f.cost = cost;
+    b = fake_bench(&f);
+    if (!CHECK(b != NULL) || !CHECK(out != NULL)) {
+        nb_bench_free(b);
+        if (out)
+            fclose(out);
+        return 0;
+    }
+    if (suppress)
+        setenv("NANOBENCH_SUPPRESS_WARNINGS", suppress, 1);
+    nb_test_set_progress(b, out);
+    nb_run(nb_name(b, "slow row"), fake_op, &f);
+    unsetenv("NANOBENCH_SUPPRESS_WARNINGS");
+    fclose(out);
+    for (p = *text; p && (p = strstr(p, "slow row: running for")) != NULL; ++p)
+        ++lines;
+    nb_bench_free(b);
+    return lines;
+}
+
+static void test_progress(void)
+{
+    char *text = NULL;
+    size_t n = progress_lines(600000000, NULL, &text);
+    /* 11 epochs and a calibration of 0.6 s: about 7 s, so about 5 lines */
+    CHECKF(n >= 3 && n <= 7, "%zu progress lines", n);
+    CHECK(text && text[0] == '\r' && strstr(text, "epoch") != NULL);
+    CHECK(text && strlen(text) > 4 && strcmp(text + strlen(text) - 4, "\r\033[K") == 0);
+    free(text);
+    text = NULL;
+    CHECK(progress_lines(1000, NULL, &text) == 0 && text && !text[0]);   /* a short run */
+    free(text);
+    text = NULL;
+    CHECK(progress_lines(600000000, "1", &text) == 0);
+    free(text);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -1056,5 +1104,6 @@ int main(int argc, char **argv)
     test_probe_off();
     test_clock_backwards();
     test_endless();
+    test_progress();
     return check_finish();
 }

@@ -950,6 +950,100 @@ static void test_comparison_tags(void)
     nb_bench_free(b);
 }
 
+/* A list of results, from two benches, rendered without a bench: in the
+ * list's order, the same text a bench holding them renders; an empty list. */
+static void test_render_results(void)
+{
+    static const char *const n1[] = { "first", "second" }, *const n2[] = { "third" };
+    nb_bench *a = make_bench(n1, 2), *b = make_bench(n2, 1), *both = make_bench(n1, 2);
+    const nb_result *list[3];
+    FILE *f = tmpfile(), *g = tmpfile();
+    char *s = NULL, *t = NULL;
+    if (!CHECK(a && b && both && f && g))
+        goto out;
+    list[0] = nb_result_at(b, 0);
+    list[1] = nb_result_at(a, 0);
+    list[2] = nb_result_at(a, 1);
+    CHECK(nb_render_results(nb_templ_json(), list, 3, f) == 0);
+    s = check_slurp(f);
+    CHECK(s && json_valid(s));
+    CHECK(s && strstr(s, "third") && strstr(s, "first"));
+    CHECK(s && strstr(s, "third") < strstr(s, "first"));   /* in the list's order */
+    CHECK(s && count_substr(s, "\"name\"") == 3);
+    /* the same bytes as the bench that holds the same results renders, but for the times */
+    CHECK(nb_render_results(nb_templ_csv(), list + 1, 2, g) == 0);
+    t = check_slurp(g);
+    CHECK(t && count_substr(t, "\n") == 3 && strstr(t, "first") && strstr(t, "second"));
+    free(s);
+    rewind(f);
+    CHECK(nb_render_results("{{#result}}x{{/result}}[{{title}}]", list, 0, f) == 0);
+    fflush(f);
+    s = NULL;
+    {
+        char msg[128];
+        CHECK(nb_render_results_diag("{{nonsense}}", list, 3, f, msg, sizeof msg) == -1);
+        CHECK(strstr(msg, "nonsense") != NULL);
+    }
+out:
+    free(s);
+    free(t);
+    if (f)
+        fclose(f);
+    if (g)
+        fclose(g);
+    nb_bench_free(a);
+    nb_bench_free(b);
+    nb_bench_free(both);
+}
+
+/* {{#context}} iterates a result's context pairs ({{key}}, {{value}},
+ * -first/-last, the result's settings); escaped under {{%json}}; refused
+ * where it cannot be. The HTML report carries them, and its JSON stays valid. */
+static void test_context_section(void)
+{
+    static const char *const names[] = { "ctx" };
+    nb_bench *b = nb_bench_new();
+    char *s;
+    int rc;
+    if (!CHECK(b != NULL))
+        return;
+    nb_context(nb_context(b, "size", "64"), "quote", "a\"b");
+    nb_output(nb_performance_counters(nb_epochs(b, EPOCHS), 0), NULL);
+    nb_run(nb_name(b, names[0]), op_inc, NULL);
+    s = render("{{#result}}{{#context}}{{name}}:{{key}}={{value}}{{^-last}};{{/-last}}"
+               "{{/context}}{{/result}}", b, &rc);
+    CHECK(rc == 0 && s && strcmp(s, "ctx:size=64;ctx:quote=a\"b") == 0);
+    free(s);
+    s = render("{{%json}}[{{#context}}\"{{value}}\"{{^-last}},{{/-last}}{{/context}}]", b, &rc);
+    CHECK(rc == 0 && s && strcmp(s, "[\"64\",\"a\\\"b\"]") == 0 && json_valid(s));
+    free(s);
+    s = render("{{#result}}{{#context}}{{median(elapsed)}}{{/context}}{{/result}}", b, &rc);
+    CHECK(rc == -1);
+    free(s);
+    s = render("{{#result}}{{#measurement}}{{#context}}x{{/context}}{{/measurement}}{{/result}}",
+               b, &rc);
+    CHECK(rc == -1);
+    free(s);
+    s = render(nb_templ_html(), b, &rc);
+    if (CHECK(rc == 0 && s != NULL)) {
+        const char *a = strstr(s, "<script id=\"nb-data\" type=\"application/json\">\n");
+        const char *e = a ? strstr(a, "</script>") : NULL;
+        CHECK(strstr(s, "\"context\": [[\"size\", \"64\"], [\"quote\", \"a\\\"b\"]]") != NULL);
+        if (CHECK(a && e)) {
+            char *island = malloc((size_t)(e - a) + 1);
+            a = strchr(a, '\n') + 1;
+            if (CHECK(island != NULL)) {
+                memcpy(island, a, (size_t)(e - a));
+                island[e - a] = '\0';
+                CHECK(json_valid(island));
+            }
+            free(island);
+        }
+    }
+    free(s);
+    nb_bench_free(b);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -965,6 +1059,8 @@ int main(int argc, char **argv)
     test_seventeen_digits();
     test_long_context_key();
     test_comparison_tags();
+    test_render_results();
+    test_context_section();
     if (check_comma_locale()) { /* the same output whatever LC_NUMERIC the program set */
         test_json();
         test_csv();

@@ -147,6 +147,54 @@ static void test_seed_random(void)
     CHECK(sa[0] != sb[0] || sa[1] != sb[1]); /* 2^-128 chance of a false failure */
 }
 
+/* nb_rng_shuffle: a permutation of what was there, the same for the same
+ * seed, every order of three about equally often, elements of any size. */
+static void test_shuffle(void)
+{
+    nb_rng r, r2;
+    int a[100], b[100], seen[100];
+    unsigned counts[6] = { 0 };
+    struct { char bytes[300]; } big[5];
+    size_t i, k;
+    for (i = 0; i < 100; ++i)
+        a[i] = b[i] = (int)i;
+    nb_rng_seed(&r, 7);
+    nb_rng_seed(&r2, 7);
+    nb_rng_shuffle(&r, a, 100, sizeof a[0]);
+    nb_rng_shuffle(&r2, b, 100, sizeof b[0]);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    memset(seen, 0, sizeof seen);
+    for (i = 0; i < 100; ++i)
+        seen[a[i]]++;
+    for (i = 0; i < 100; ++i)
+        CHECK(seen[i] == 1);
+    for (i = 0, k = 0; i < 100; ++i)
+        k += a[i] == (int)i;
+    CHECK(k < 10);   /* about one fixed point is expected */
+    /* 6000 shuffles of {0,1,2}: each of the 6 orders about 1000 times */
+    for (k = 0; k < 6000; ++k) {
+        int v[3] = { 0, 1, 2 };
+        nb_rng_shuffle(&r, v, 3, sizeof v[0]);
+        counts[v[0] * 2 + (v[1] > v[2])]++;
+    }
+    for (k = 0; k < 6; ++k)
+        CHECKF(counts[k] > 850 && counts[k] < 1150, "order %zu: %u of 6000", k, counts[k]);
+    for (i = 0; i < 5; ++i)
+        memset(big[i].bytes, 'a' + (int)i, sizeof big[i].bytes);
+    nb_rng_shuffle(&r, big, 5, sizeof big[0]);
+    memset(seen, 0, sizeof seen);
+    for (i = 0; i < 5; ++i) {
+        int c = big[i].bytes[0] - 'a';
+        CHECK(c >= 0 && c < 5 && big[i].bytes[299] == big[i].bytes[0]);
+        if (c >= 0 && c < 5)
+            seen[c]++;
+    }
+    for (i = 0; i < 5; ++i)
+        CHECK(seen[i] == 1);
+    nb_rng_shuffle(&r, a, 0, sizeof a[0]);   /* nothing to do */
+    nb_rng_shuffle(&r, a, 1, 0);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -156,5 +204,6 @@ int main(int argc, char **argv)
     test_bounded_uniform_kat();
     test_properties();
     test_seed_random();
+    test_shuffle();
     return check_finish();
 }

@@ -539,6 +539,42 @@ static void test_unstable_advice_saturates(void)
     nb_bench_free(b);
 }
 
+/* nb_show_column hides a column from the rows of the runs after it (the
+ * header follows); nb_show_context adds the context pairs as columns before
+ * the name. */
+static void test_columns_shown(void)
+{
+    fake f = { 0, 0, 1000, 1000, 0, 0 };
+    char *text;
+    size_t len;
+    FILE *out;
+    nb_bench *b = fake_bench_to_memory(&f, &out, &text, &len);
+    if (!b)
+        return;
+    nb_run(nb_name(b, "all"), fake_op, &f);
+    nb_show_column(nb_show_column(b, NB_COLUMN_TOTAL, 0), NB_COLUMN_RATE, 0);
+    CHECK(nb_get_show_column(b, NB_COLUMN_TOTAL) == 0 && nb_get_show_column(b, NB_COLUMN_ERR));
+    nb_run(nb_name(b, "fewer"), fake_op, &f);
+    nb_show_column(b, NB_COLUMN_TOTAL, 1);
+    nb_context(nb_context(nb_show_context(b, 1), "size", "64"), "a|b", "x");
+    CHECK(nb_get_show_context(b) == 1);
+    nb_run(nb_name(b, "with context"), fake_op, &f);
+    fclose(out);
+    if (CHECK(text != NULL)) {
+        const char *fewer = strstr(text, "`fewer`"), *ctx = strstr(text, "`with context`");
+        CHECK(strstr(text, "|               ns/op |                op/s |    err% |     total "
+                           "| benchmark\n") != NULL);
+        CHECK(strstr(text, "\n|               ns/op |    err% | benchmark\n") != NULL);
+        CHECK(fewer && ctx && strstr(fewer, "op/s") == NULL);
+        /* the context columns: headers, then the values, escaped */
+        CHECK(strstr(text, "|    err% |     total |      size |      a\\|b | benchmark\n")
+              != NULL);
+        CHECK(ctx && strstr(text, "|        64 |         x | `with context`") != NULL);
+    }
+    free(text);
+    nb_bench_free(b);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -554,5 +590,6 @@ int main(int argc, char **argv)
     test_header_after_foreign_text();
     test_write_error_at_once();
     test_unstable_advice_saturates();
+    test_columns_shown();
     return check_finish();
 }

@@ -53,8 +53,9 @@ nb_bench *nb_unit(nb_bench *b, const char *unit);
  * NULL or "": the default. Copied. */
 nb_bench *nb_unstable_advice(nb_bench *b, const char *advice);
 /* How many units one op call processes; per-unit columns divide by it.
- * Must be positive and finite; otherwise the setting stays as it was and
- * nb_get_error says -1. */
+ * Must be positive and finite; otherwise the setting stays as it was,
+ * nb_get_error says -1, and the next nb_run or nb_compare on b is refused
+ * (its rows would show per-op figures under the unit meant for the batch). */
 nb_bench *nb_batch(nb_bench *b, double batch);
 /* Adds the "relative" column: the reference's median time per unit over
  * this result's, where the reference is the first of the unbroken run of
@@ -109,6 +110,31 @@ nb_bench *nb_context(nb_bench *b, const char *key, const char *value);
 /* Removes every context pair. */
 nb_bench *nb_clear_context(nb_bench *b);
 
+/* The table's columns, for nb_show_column. NB_COLUMN_CYCLES is cyc/<unit>
+ * and ~cyc/<unit> alike; NB_COLUMN_BRANCHES bra/<unit>, NB_COLUMN_MISSES
+ * miss% (sim.miss% under callgrind). The name column is always shown. */
+typedef enum {
+    NB_COLUMN_RELATIVE, NB_COLUMN_COMPLEXITY_N, NB_COLUMN_TIME, NB_COLUMN_RATE, NB_COLUMN_ERR,
+    NB_COLUMN_INSTRUCTIONS, NB_COLUMN_CYCLES, NB_COLUMN_IPC, NB_COLUMN_BRANCHES,
+    NB_COLUMN_MISSES, NB_COLUMN_TOTAL
+} nb_column_id;
+#define NB_COLUMN_COUNT 11
+/* Shows (on, the default) or hides column c in the rows of the runs from now
+ * on; a shown column still appears only where it applies (relative when
+ * nb_relative is on, a counter's when it was read). An unknown c sets
+ * nb_get_error. */
+nb_bench *nb_show_column(nb_bench *b, nb_column_id c, int on);
+/* Adds one column per context pair (nb_context) to the rows of the runs from
+ * now on, before the name: the key as its header, the value as its cell, in
+ * the order the keys were first set (default off). */
+nb_bench *nb_show_context(nb_bench *b, int on);
+
+/* A new bench with b's configuration (every setting, the context, the
+ * output, the shown columns; nanobench's Bench copy), without b's results,
+ * error or one-run settings (nb_setup, nb_setup_each, nb_drive). NULL when b
+ * is NULL or memory runs out. */
+nb_bench *nb_bench_copy(const nb_bench *b);
+
 /* Hands the iteration logic of the next nb_run on b to next (a program that measures in step
  * with another process: bench_bitcoin -against). The run asks next(ctx, iters, ns) before
  * each epoch for that epoch's iteration count, passing the iteration count and the duration
@@ -142,13 +168,25 @@ double      nb_get_time_unit(const nb_bench *b);        /* seconds */
 const char *nb_get_time_unit_name(const nb_bench *b);
 size_t      nb_get_clock_resolution_multiple(const nb_bench *b);
 const char *nb_get_context(const nb_bench *b, const char *key); /* NULL when unset */
+int         nb_get_show_column(const nb_bench *b, nb_column_id c); /* 0 also for an unknown c */
+int         nb_get_show_context(const nb_bench *b);
 
-/* 0 when every setter and nb_run since nb_bench_new succeeded; -1 when one
- * ran out of memory (the setting or the result was dropped) or a write to
- * the output failed, and for a NULL b (nb_bench_new ran out of memory: the
- * setters and nb_run take NULL and do nothing, so a chain needs one check at
- * its end). */
+/* 0 when every call on b since nb_bench_new (or nb_clear_error) succeeded;
+ * -1 once one failed: a setter given a value it cannot use (the setting stays
+ * as it was), a run refused (a NULL op, a nested run, a run after a rejected
+ * nb_batch), memory running out (the setting or the result was dropped), a
+ * write to the output failing; and for a NULL b (nb_bench_new ran out of
+ * memory: the setters and nb_run take NULL and do nothing, so a chain needs
+ * one check at its end). */
 int nb_get_error(const nb_bench *b);
+/* What the first error since the bench was made (or since nb_clear_error)
+ * was, as one line ("nb_batch: 0 is not a positive finite batch", "nb_run: op
+ * is NULL", "write to output failed: No space left on device", ...); "" when
+ * nb_get_error(b) is 0; for a NULL b, that there is no bench. Owned by b,
+ * valid until the next call on b. */
+const char *nb_get_error_message(const nb_bench *b);
+/* Forgets the error: nb_get_error says 0 again, the message is "". */
+nb_bench   *nb_clear_error(nb_bench *b);
 
 /* The steady clock's resolution in seconds, measured once per process. */
 double nb_clock_resolution(void);
@@ -191,16 +229,21 @@ int nb_valgrind_run(char *const argv[], char *const valgrind_args[], nb_valgrind
 
 /* ---- Running (nb_run inline; the rest in nb_logic.c) ---- */
 
-/* Internal, called by nb_run only: set up a run (0, or -1 and nothing runs;
- * optimized says whether the caller's translation unit was compiled with
- * optimization, for the debug-build warning); the next epoch's iteration
- * count (0: done); around one epoch; finish (store the result, print its
- * row). */
-int      nb_impl_start(nb_bench *b, int optimized);
+/* Internal, called by nb_run and nb_run_n only: set up a run (0; 1 when
+ * nb_setup_each is set and each iteration is timed alone; or -1 and nothing
+ * runs; optimized says whether the caller's translation unit was compiled
+ * with optimization, for the debug-build warning; has_op whether there is an
+ * op); the next epoch's iteration count (0: done); around one epoch; finish
+ * (store the result, print its row). */
+int      nb_impl_start(nb_bench *b, int optimized, int has_op);
 uint64_t nb_impl_next(nb_bench *b);
 void     nb_impl_epoch_begin(nb_bench *b);
 void     nb_impl_epoch_end(nb_bench *b);
 void     nb_impl_finish(nb_bench *b);
+/* One epoch of n iterations with nb_setup_each's setup before each, each
+ * iteration timed on its own (nb_impl_start returned 1). */
+void     nb_impl_epoch_each(nb_bench *b, void (*op)(void *arg),
+                            void (*op_n)(void *arg, uint64_t iters), void *arg, uint64_t n);
 
 #if defined(__GNUC__)
 #define NB_ALWAYS_INLINE __attribute__((always_inline))
@@ -222,9 +265,14 @@ static inline NB_ALWAYS_INLINE nb_bench *nb_impl_run(nb_bench *b, void (*op)(voi
                                                      void *arg, int optimized)
 {
     uint64_t n;
-    if (nb_impl_start(b, optimized) != 0)
+    int mode = nb_impl_start(b, optimized, op || op_n);
+    if (mode < 0)
         return b;
     while ((n = nb_impl_next(b)) != 0) {
+        if (mode) {   /* nb_setup_each: checked once an epoch, not per iteration */
+            nb_impl_epoch_each(b, op, op_n, arg, n);
+            continue;
+        }
         nb_impl_epoch_begin(b);
         if (op_n) {
             op_n(arg, n);
@@ -242,8 +290,10 @@ static inline NB_ALWAYS_INLINE nb_bench *nb_impl_run(nb_bench *b, void (*op)(voi
 /* Measures op(arg) under the name set by nb_name, adds one result, prints
  * its row to the output. op must be safe to call any number of times.
  * When op is a function the compiler can see, it inlines into the loop.
- * An nb_run of b from inside an op that b is running does nothing but set
- * nb_get_error to -1 (the outer run goes on and keeps its result). */
+ * A NULL op, an nb_run of b from inside an op that b is running (the outer
+ * run goes on and keeps its result), and the first run after a rejected
+ * nb_batch (whose rows would show per-op times under the unit) do nothing
+ * but record an error (nb_get_error_message says which). */
 static inline NB_ALWAYS_INLINE nb_bench *nb_run(nb_bench *b, void (*op)(void *arg), void *arg)
 {
     return nb_impl_run(b, op, NULL, arg, NB_CALLER_OPTIMIZED);
@@ -273,6 +323,58 @@ static inline NB_ALWAYS_INLINE nb_bench *nb_run_n(nb_bench *b,
         for (nb_op_i_ = 0; nb_op_i_ < nb_op_iters_; ++nb_op_i_) \
             op(nb_op_arg_);                                   \
     }
+
+/* ---- One statement per run (nb_bench.c) ---- */
+
+/* A run's settings and op in one value, for one statement that reads top
+ * down (C99 designated initializers):
+ *
+ *     NB_RUN(b, .name = "memcpy 4096", .unit = "byte", .batch = 4096, .op = copy, .arg = &m);
+ *
+ * is nb_run(nb_batch(nb_unit(nb_name(b, "memcpy 4096"), "byte"), 4096), copy, &m): the op
+ * inlines as it does in nb_run. A field left out (0 or NULL) leaves that setting as b has
+ * it, so settings given once stay for the runs after, as the setters' do; `relative` is 1
+ * (on), -1 (off) or 0 (as set). op_n, when set, is used instead of op (nb_run_n). setup
+ * and setup_each take arg too (nb_setup, nb_setup_each: for this run only). */
+typedef struct {
+    const char *title, *name, *unit;
+    double batch;                   /* 0: as set */
+    int relative;                   /* 1 on, -1 off, 0 as set */
+    size_t epochs;
+    uint64_t epoch_iterations, min_epoch_iterations, warmup;
+    uint64_t min_epoch_time, max_epoch_time;   /* ns */
+    double complexity_n;            /* 0: as set */
+    void (*op)(void *arg);
+    void (*op_n)(void *arg, uint64_t iters);
+    void *arg;
+    void (*setup)(void *arg);       /* per epoch */
+    void (*setup_each)(void *arg);  /* per iteration */
+} nb_spec;
+
+/* Applies the settings s gives to b (the fields left 0 or NULL change
+ * nothing), through the setters, so a bad value is refused and recorded as
+ * they refuse it. Returns b. */
+nb_bench *nb_configure(nb_bench *b, const nb_spec *s);
+
+/* nb_configure, then nb_run (or nb_run_n when op_n is set): what NB_RUN calls. */
+static inline NB_ALWAYS_INLINE nb_bench *nb_run_spec(nb_bench *b, const nb_spec *s)
+{
+    /* read before s goes to the library, so that the compiler still knows
+     * the op at the loop and inlines it */
+    void (*op)(void *arg) = s && !s->op_n ? s->op : NULL;   /* s NULL: "op is NULL" */
+    void (*op_n)(void *arg, uint64_t iters) = s ? s->op_n : NULL;
+    void *arg = s ? s->arg : NULL;
+    nb_configure(b, s);
+    return nb_impl_run(b, op, op_n, arg, NB_CALLER_OPTIMIZED);
+}
+#define NB_RUN(b, ...) nb_run_spec((b), &(const nb_spec){ __VA_ARGS__ })
+
+/* nb_compare over the alternatives listed in place:
+ *     NB_COMPARE(b, { "qsort", sort_q }, { "insertion", sort_i })
+ * is nb_compare(b, alts, 2) with alts those two. */
+#define NB_COMPARE(b, ...)                                              \
+    nb_compare((b), (const nb_alternative[]){ __VA_ARGS__ },            \
+               sizeof((const nb_alternative[]){ __VA_ARGS__ }) / sizeof(nb_alternative))
 
 /* nb_do_not_optimize_away(x): the compiler must compute x (a statement).
  * x may be any expression: a scalar, a struct, a bit-field, or an array,
@@ -443,11 +545,36 @@ const nb_result *nb_comparison_result(const nb_comparison *c, size_t i);
  * of range. */
 double nb_comparison_time(const nb_comparison *c, size_t i, size_t round);
 
-/* setup(arg) runs once before each measured epoch of the next nb_run or
+/* +----------------------------------------------------------------------+
+ * | nb_setup runs ONCE PER EPOCH, and an epoch runs many iterations.       |
+ * | It is for state the op reads but does not use up (a buffer to hash, a |
+ * | key schedule, a cache to warm): every iteration sees what the one     |
+ * | before it left. It is NOT for state one iteration uses up (an array   |
+ * | to sort, a queue to drain): only the first iteration of each epoch    |
+ * | would see fresh state, the rest would time the used-up case (sorting  |
+ * | sorted data), and the verdict can be wrong by 30x. For that, use      |
+ * | nb_setup_each. A run whose per-epoch setup meets epochs of more than   |
+ * | one iteration says so once, in the output.                            |
+ * +----------------------------------------------------------------------+
+ * setup(arg) runs once before each measured epoch of the next nb_run or
  * nb_compare on b (before each alternative's epoch in nb_compare), untimed;
  * it also runs before warm-up and calibration epochs; it applies to that
- * one call only (setup NULL: none). Returns b. */
+ * one call only (setup NULL: none). It and nb_setup_each exclude each other
+ * (the later call wins). Returns b. */
 nb_bench *nb_setup(nb_bench *b, void (*setup)(void *arg), void *arg);
+
+/* setup(arg) runs before every iteration of the next nb_run or nb_compare on
+ * b, untimed: each iteration is timed on its own, and the clock's own cost
+ * (two reads and the call, measured at the start of the run: the median of
+ * many back-to-back reads around an empty call) is taken out. For ops whose
+ * state one iteration uses up (sorting an array, draining a queue) and that
+ * take long enough to time one by one: the op is called through a pointer
+ * (not inlined), counters are not read, and what the clock cannot resolve
+ * (its jitter, about a tenth of a microsecond on common hardware; the
+ * smallest op it times honestly is in doc/measurements.md) stays in the
+ * figure. Applies to that one call only; nb_setup and nb_setup_each exclude
+ * each other (the later one wins). Returns b. */
+nb_bench *nb_setup_each(nb_bench *b, void (*setup)(void *arg), void *arg);
 
 /* ---- Statistics for comparisons (nb_stats.c) ---- */
 
@@ -523,7 +650,8 @@ size_t nb_markdown_width(const char *text);
 
 /* ---- Rng, complexity, templates (nb_rng.c, nb_bigo.c, nb_render.c) ---- */
 
-/* Rng: nanobench's RomuDuoJr. */
+/* Rng: nanobench's RomuDuoJr. A NULL r draws zeros and changes nothing
+ * (nb_rng_set_state says -1). */
 typedef struct { uint64_t x, y; } nb_rng;
 void     nb_rng_seed(nb_rng *r, uint64_t seed);      /* as nanobench's Rng(seed) */
 void     nb_rng_seed_random(nb_rng *r);               /* from the OS/clock */
@@ -533,6 +661,9 @@ double   nb_rng_uniform01(nb_rng *r);                 /* [0, 1), as nanobench */
 nb_rng   nb_rng_copy(const nb_rng *r);
 void     nb_rng_state(const nb_rng *r, uint64_t state[2]);
 int      nb_rng_set_state(nb_rng *r, const uint64_t state[2]); /* -1 when all zero */
+/* Shuffles count elements of size bytes at base, every order equally likely
+ * (Fisher-Yates; nanobench's Rng::shuffle for a C array). */
+void     nb_rng_shuffle(nb_rng *r, void *base, size_t count, size_t size);
 
 /* Complexity: fits over every result with complexity N set, using
  * (N, median elapsed seconds per iteration); best (lowest normalized RMS)
@@ -561,6 +692,16 @@ int nb_render(const char *tmpl, const nb_bench *b, FILE *out);
  * ...", or "out of memory", or "writing the output failed: ...". On success
  * msg holds "". Thread-safe: nothing is kept between calls. */
 int nb_render_diag(const char *tmpl, const nb_bench *b, FILE *out, char *msg, size_t size);
+/* nb_render and nb_render_diag over a list of results rather than a
+ * bench's (nanobench's render(template, results, out)): results[0..count),
+ * each from any bench (nb_result_at, nb_comparison_result), in that order;
+ * config tags outside {{#result}} with no result report nanobench's
+ * defaults. Same returns; a NULL results with count > 0, or a NULL element,
+ * is EINVAL. */
+int nb_render_results(const char *tmpl, const nb_result *const *results, size_t count,
+                      FILE *out);
+int nb_render_results_diag(const char *tmpl, const nb_result *const *results, size_t count,
+                           FILE *out, char *msg, size_t size);
 const char *nb_templ_csv(void);
 const char *nb_templ_json(void);
 const char *nb_templ_html(void);         /* a self-contained HTML report */

@@ -7,12 +7,44 @@
 #include "bench/nb_internal.h"
 #include "util/alloc.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
+void nb_fail(nb_bench *b, const char *fmt, ...)
+{
+    va_list ap;
+    if (!b)
+        return;
+    if (b->error == 0) {
+        va_start(ap, fmt);
+        vsnprintf(b->error_message, sizeof b->error_message, fmt, ap);
+        va_end(ap);
+    }
+    b->error = -1;
+}
+
+const char *nb_get_error_message(const nb_bench *b)
+{
+    if (!b)
+        return "no bench: nb_bench_new ran out of memory (or was not called)";
+    return b->error ? b->error_message : "";
+}
+
+nb_bench *nb_clear_error(nb_bench *b)
+{
+    if (b) {
+        b->error = 0;
+        b->error_message[0] = '\0';
+    }
+    return b;
+}
+
 /* Replaces *slot with a copy of s; on failure keeps the old value and
- * records the error in b. */
-static void set_str(nb_bench *b, char **slot, const char *s)
+ * records the error in b, in the name of the setter who. */
+static void set_str(nb_bench *b, const char *who, char **slot, const char *s)
 {
     char *p;
     if (!s)
@@ -21,7 +53,7 @@ static void set_str(nb_bench *b, char **slot, const char *s)
         return;
     p = nb_str_dup(s);
     if (!p) {
-        b->error = -1;
+        nb_fail(b, "%s: out of memory", who);
         return;
     }
     bb_free(*slot);
@@ -62,28 +94,28 @@ void nb_bench_free(nb_bench *b)
 nb_bench *nb_title(nb_bench *b, const char *title)
 {
     if (b)
-        set_str(b, &b->cfg.title, title);
+        set_str(b, "nb_title", &b->cfg.title, title);
     return b;
 }
 
 nb_bench *nb_name(nb_bench *b, const char *name)
 {
     if (b)
-        set_str(b, &b->cfg.name, name);
+        set_str(b, "nb_name", &b->cfg.name, name);
     return b;
 }
 
 nb_bench *nb_unit(nb_bench *b, const char *unit)
 {
     if (b)
-        set_str(b, &b->cfg.unit, unit);
+        set_str(b, "nb_unit", &b->cfg.unit, unit);
     return b;
 }
 
 nb_bench *nb_unstable_advice(nb_bench *b, const char *advice)
 {
     if (b)
-        set_str(b, &b->cfg.advice, advice);
+        set_str(b, "nb_unstable_advice", &b->cfg.advice, advice);
     return b;
 }
 
@@ -97,10 +129,14 @@ nb_bench *nb_batch(nb_bench *b, double batch)
     if (!b)
         return b;
     if (!(batch > 0) || !isfinite(batch)) {
-        b->error = -1; /* per-unit columns would be "-" or 0 */
+        /* per-unit columns would be "-" or 0; and the unit set for this batch
+         * would head per-op figures, so the next run is refused */
+        nb_fail(b, "nb_batch: %g is not a positive finite batch", batch);
+        b->batch_rejected = 1;
         return b;
     }
     b->cfg.batch = batch;
+    b->batch_rejected = 0;
     return b;
 }
 
@@ -189,10 +225,10 @@ nb_bench *nb_time_unit(nb_bench *b, double seconds, const char *name)
     if (!b)
         return b;
     if (!(seconds > 0) || !isfinite(seconds)) {
-        b->error = -1;
+        nb_fail(b, "nb_time_unit: %g is not a positive finite number of seconds", seconds);
         return b;
     }
-    set_str(b, &b->cfg.time_unit_name, name);
+    set_str(b, "nb_time_unit", &b->cfg.time_unit_name, name);
     b->cfg.time_unit = seconds;
     return b;
 }
@@ -212,14 +248,14 @@ nb_bench *nb_context(nb_bench *b, const char *key, const char *value)
     if (!b)
         return b;
     if (!key) {
-        b->error = -1;
+        nb_fail(b, "nb_context: key is NULL");
         return b;
     }
     if (!value)
         value = "";
     for (i = 0; i < b->cfg.context_count; ++i) {
         if (strcmp(b->cfg.context[i].key, key) == 0) {
-            set_str(b, &b->cfg.context[i].value, value);
+            set_str(b, "nb_context", &b->cfg.context[i].value, value);
             return b;
         }
     }
@@ -230,7 +266,7 @@ nb_bench *nb_context(nb_bench *b, const char *key, const char *value)
     if (!grown) {
         bb_free(k);
         bb_free(v);
-        b->error = -1;
+        nb_fail(b, "nb_context: out of memory");
         return b;
     }
     grown[b->cfg.context_count].key = k;
@@ -253,6 +289,48 @@ nb_bench *nb_clear_context(nb_bench *b)
     b->cfg.context = NULL;
     b->cfg.context_count = 0;
     return b;
+}
+
+nb_bench *nb_show_column(nb_bench *b, nb_column_id c, int on)
+{
+    if (!b)
+        return b;
+    if ((unsigned)c >= NB_COLUMN_COUNT) {
+        nb_fail(b, "nb_show_column: %d is not a column", (int)c);
+        return b;
+    }
+    if (on)
+        b->cfg.hidden &= ~(1u << c);
+    else
+        b->cfg.hidden |= 1u << c;
+    return b;
+}
+
+nb_bench *nb_show_context(nb_bench *b, int on)
+{
+    if (b)
+        b->cfg.show_context = on != 0;
+    return b;
+}
+
+nb_bench *nb_bench_copy(const nb_bench *b)
+{
+    nb_bench *c;
+    if (!b || !(c = nb_bench_new()))
+        return NULL;
+    nb_config_free(&c->cfg);
+    if (nb_config_copy(&c->cfg, &b->cfg) != 0) {
+        nb_bench_free(c);   /* its config was left empty: nothing to free twice */
+        return NULL;
+    }
+    c->cfg.out = b->cfg.out;
+    c->clock = b->clock;            /* a test's clock and probe go with it */
+    c->clock_ctx = b->clock_ctx;
+    c->resolution_ns = b->resolution_ns;
+    c->probe = b->probe;
+    c->probe_ctx = b->probe_ctx;
+    c->progress = b->progress;
+    return c;
 }
 
 /* The getters: b's settings, or the defaults for a NULL b. */
@@ -280,6 +358,11 @@ size_t nb_get_clock_resolution_multiple(const nb_bench *b)
     return cfg_of(b)->clock_resolution_multiple;
 }
 int nb_get_error(const nb_bench *b) { return b ? b->error : -1; }
+int nb_get_show_column(const nb_bench *b, nb_column_id c)
+{
+    return (unsigned)c < NB_COLUMN_COUNT && !((cfg_of(b)->hidden >> c) & 1u);
+}
+int nb_get_show_context(const nb_bench *b) { return cfg_of(b)->show_context; }
 
 const char *nb_get_context(const nb_bench *b, const char *key)
 {
@@ -338,7 +421,53 @@ nb_bench *nb_setup(nb_bench *b, void (*setup)(void *arg), void *arg)
     if (b) {
         b->setup = setup;
         b->setup_arg = arg;
+        b->setup_each = 0;
     }
+    return b;
+}
+
+nb_bench *nb_setup_each(nb_bench *b, void (*setup)(void *arg), void *arg)
+{
+    if (b) {
+        b->setup = setup;
+        b->setup_arg = arg;
+        b->setup_each = setup != NULL;
+    }
+    return b;
+}
+
+nb_bench *nb_configure(nb_bench *b, const nb_spec *s)
+{
+    if (!b || !s)
+        return b;
+    if (s->title)
+        nb_title(b, s->title);
+    if (s->name)
+        nb_name(b, s->name);
+    if (s->unit)
+        nb_unit(b, s->unit);
+    if (s->batch != 0)
+        nb_batch(b, s->batch);
+    if (s->relative)
+        nb_relative(b, s->relative > 0);
+    if (s->epochs)
+        nb_epochs(b, s->epochs);
+    if (s->epoch_iterations)
+        nb_epoch_iterations(b, s->epoch_iterations);
+    if (s->min_epoch_iterations)
+        nb_min_epoch_iterations(b, s->min_epoch_iterations);
+    if (s->warmup)
+        nb_warmup(b, s->warmup);
+    if (s->min_epoch_time)
+        nb_min_epoch_time(b, s->min_epoch_time);
+    if (s->max_epoch_time)
+        nb_max_epoch_time(b, s->max_epoch_time);
+    if (s->complexity_n != 0)
+        nb_complexity_n(b, s->complexity_n);
+    if (s->setup)
+        nb_setup(b, s->setup, s->arg);
+    if (s->setup_each)
+        nb_setup_each(b, s->setup_each, s->arg);
     return b;
 }
 

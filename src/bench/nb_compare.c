@@ -31,10 +31,10 @@
 #include "bench/nb_internal.h"
 #include "util/alloc.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 /* Row `row` of the order: which alternative runs at each position. */
 void nb_compare_order(size_t n, size_t row, size_t *order)
@@ -61,11 +61,19 @@ size_t nb_compare_block(size_t n)
 
 /* One epoch of alternative a, iters iterations: nb_setup's function
  * (untimed), then the loop between the logic's epoch begin and end, which
- * time it, read the counters and, in a measuring state, store the epoch. */
+ * time it, read the counters and, in a measuring state, store the epoch; or,
+ * with nb_setup_each, the logic's epoch of iterations timed one by one. */
 static void epoch(nb_bench *b, const nb_alternative *a, uint64_t iters)
 {
-    if (b->setup)
+    if (b->setup_each) {
+        nb_impl_epoch_each(b, a->op, a->op_n, a->arg, iters);
+        return;
+    }
+    if (b->setup) {
+        if (iters > 1 && !b->setup_noted)
+            nb_logic_setup_notice(b);
         b->setup(b->setup_arg);
+    }
     nb_impl_epoch_begin(b);
     if (a->op_n) {
         a->op_n(a->arg, iters);
@@ -80,7 +88,7 @@ static void epoch(nb_bench *b, const nb_alternative *a, uint64_t iters)
 }
 
 /* The time per iteration (ns) of a, calibrated as a run calibrates. */
-static double calibrate(nb_bench *b, const nb_alternative *a)
+static double calibrate_alt(nb_bench *b, const nb_alternative *a)
 {
     nb_logic_calibrate_begin(b);
     while (b->logic.state == NB_ST_CMP_CALIBRATE)
@@ -96,7 +104,7 @@ static uint64_t common_iterations(nb_bench *b, const nb_alternative *alts, size_
     double fastest = 0, slowest = 0, it, target = (double)b->logic.target;
     size_t i;
     for (i = 0; i < n; ++i) {
-        double per = calibrate(b, &alts[i]);
+        double per = calibrate_alt(b, &alts[i]);
         if (i == 0 || per < fastest)
             fastest = per;
         if (per > slowest)
@@ -167,6 +175,15 @@ static nb_comparison *prepare(nb_bench *b, const nb_alternative *alts, size_t n,
     return c;
 }
 
+/* A comparison that does not run: what applied to it applies no more. */
+static nb_comparison *refuse(nb_bench *b)
+{
+    b->setup = NULL;
+    b->setup_each = 0;
+    b->batch_rejected = 0;
+    return NULL;
+}
+
 nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
 {
     nb_result **res;
@@ -176,17 +193,33 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
     uint64_t iters;
     if (!b)
         return NULL;
-    if (!alts || n < 2 || b->logic.state != NB_ST_IDLE) {
-        b->setup = NULL;
-        b->error = -1;
+    if (b->logic.state != NB_ST_IDLE) {
+        /* from an op of b: the comparison or run in progress keeps its setup */
+        nb_fail(b, "nb_compare: refused: the bench is running (called from one of its ops)");
         return NULL;
     }
+    if (!alts || n < 2) {
+        if (!alts)
+            nb_fail(b, "nb_compare: alts is NULL");
+        else
+            nb_fail(b, "nb_compare: %zu alternative%s; a comparison needs at least 2", n,
+                    n == 1 ? "" : "s");
+        return refuse(b);
+    }
     for (i = 0; i < n; ++i) {
-        if (!alts[i].name || (!alts[i].op && !alts[i].op_n)) {
-            b->setup = NULL;
-            b->error = -1;
-            return NULL;
+        if (!alts[i].name) {
+            nb_fail(b, "nb_compare: alternative %zu has no name", i);
+            return refuse(b);
         }
+        if (!alts[i].op && !alts[i].op_n) {
+            nb_fail(b, "nb_compare: op is NULL (alternative %zu, '%s')", i, alts[i].name);
+            return refuse(b);
+        }
+    }
+    if (b->batch_rejected) {
+        nb_fail(b, "nb_compare: refused after a rejected nb_batch (its rows would show per-op "
+                "figures per %s)", b->cfg.unit);
+        return refuse(b);
     }
     rounds = rounds_for(n, b->cfg.epochs);
     block = nb_compare_block(n);
@@ -198,9 +231,8 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
         bb_free(res);
         bb_free(order);
         bb_free(scratch);
-        b->setup = NULL;
-        b->error = -1;
-        return NULL;
+        nb_fail(b, "nb_compare: out of memory");
+        return refuse(b);
     }
 
     /* from here b is busy: an op's nb_run or nb_compare of b is refused */
@@ -225,6 +257,7 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
     c->iters = iters;
     for (r = 0; r < rounds; ++r) {
         size_t j;
+        nb_logic_progress(b, "round", r + 1, rounds);
         for (j = 0; j < NB_COMPARE_EPOCHS_PER_ROUND; ++j) {
             nb_compare_order(n, (r + j) % block, order);
             for (i = 0; i < n; ++i) {
@@ -233,8 +266,10 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
             }
         }
     }
+    nb_logic_progress_end(b);
     nb_logic_compare_end(b);
     b->setup = NULL;
+    b->setup_each = 0;
 
     nb_comparison_reduce(c, res, scratch);
     for (i = 0; i < n; ++i) {
@@ -249,7 +284,7 @@ nb_comparison *nb_compare(nb_bench *b, const nb_alternative *alts, size_t n)
         c->results[i] = res[i];
     }
     if (b->cfg.out && nb_table_comparison(b->cfg.out, c) != 0)
-        b->error = -1;
+        nb_fail(b, "write to output failed: %s", strerror(errno ? errno : EIO));
     bb_free(res);
     bb_free(order);
     bb_free(scratch);

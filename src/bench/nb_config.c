@@ -85,5 +85,6 @@ const nb_config nb_config_defaults = {
     0,              /* relative */
     1,              /* performance_counters */
     1,              /* cycle_probe */
-    NULL, NULL, 0   /* out, context */
+    NULL, NULL, 0,  /* out, context */
+    0, 0            /* hidden: none; show_context: off */
 };

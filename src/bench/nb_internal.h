@@ -38,6 +38,8 @@ typedef struct {
     FILE *out;
     nb_context_pair *context;
     size_t context_count;
+    unsigned hidden;           /* bit c: table column c hidden (nb_show_column) */
+    int show_context;          /* context pairs as table columns (nb_show_context) */
 } nb_config;
 
 /* One measured epoch: its duration, its iteration count, and the counters'
@@ -167,6 +169,10 @@ typedef struct {
     uint64_t rng;
     nb_result *result;         /* being filled */
     nb_vg_state vg;            /* state NB_ST_VALGRIND only */
+    int each;                  /* nb_setup_each: every iteration timed alone */
+    double each_overhead;      /* ns a timed iteration adds around the op (the clock) */
+    uint64_t started;          /* when the run began (ns), for the progress line */
+    uint64_t progress_at;      /* when the progress line was last written (0: never) */
 } nb_logic;
 
 struct nb_bench {
@@ -177,6 +183,11 @@ struct nb_bench {
     size_t table_start;        /* the "relative" reference: index of the first result of
                                 * the unbroken run with the last result's title and unit */
     int error;
+    char error_message[200];   /* the first error's, "" when none */
+    int batch_rejected;        /* a rejected nb_batch: the next run is refused */
+    int setup_noted;           /* the per-epoch setup's notice was given */
+    int setup_each;            /* setup runs before every iteration (nb_setup_each) */
+    FILE *progress;            /* test hook: progress goes here as to a terminal */
     nb_logic logic;
     nb_perf_group perf;
     int perf_opened;           /* nb_perf_open_default was tried */
@@ -211,6 +222,18 @@ uint64_t nb_logic_calibrate_begin(nb_bench *b);
 double   nb_logic_calibrated(nb_bench *b);
 void     nb_logic_measure_into(nb_bench *b, nb_result *r, uint64_t iters);
 void     nb_logic_compare_end(nb_bench *b);
+/* The progress line of a long run (stderr when a terminal, the test hook's
+ * stream, never when warnings are suppressed): once the run has gone on 2 s,
+ * about once a second, "<name>: running for N s, <what> <done> of <total>"
+ * (no count when total is 0), rewritten in place; _end erases it. */
+void     nb_logic_progress(nb_bench *b, const char *what, size_t done, size_t total);
+void     nb_logic_progress_end(nb_bench *b);
+/* The once-per-bench notice that a per-epoch setup met epochs of more than
+ * one iteration (to b's output, unless warnings are suppressed). */
+void     nb_logic_setup_notice(nb_bench *b);
+/* ns that timing one iteration alone adds (two clock reads around a call
+ * through a pointer), measured on b's clock. */
+double   nb_logic_each_overhead(nb_bench *b);
 /* Makes room for more results in b (0, or -1 when out of memory). */
 int nb_bench_reserve(nb_bench *b, size_t more);
 /* Appends r (room reserved) to b's results, minding the "relative"
@@ -258,6 +281,15 @@ void nb_vg_trigger_text(char *buf, size_t cap, unsigned long k, const char *name
 int  nb_vg_dump_trigger(const char *path, unsigned long *k, char *name, size_t cap);
 /* Longest dump file name the harness builds. */
 #define NB_VG_PATH_MAX 4096
+
+/* ---- errors (nb_bench.c) ---- */
+/* Records an error on b: nb_get_error says -1 and, when it is the first
+ * since the bench was made or nb_clear_error, the message is fmt's. */
+void nb_fail(nb_bench *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* ---- config (nb_config.c) and results (nb_result.c) ---- */
 /* nanobench's defaults: what nb_bench_new starts from (with the output on

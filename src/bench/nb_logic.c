@@ -24,9 +24,12 @@
 #include "util/alloc.h"
 #include "util/splitmix64.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 uint64_t nb_logic_target(const nb_config *cfg, uint64_t resolution_ns)
@@ -154,7 +157,8 @@ static void keep(nb_bench *b, uint64_t elapsed)
     e->iters = L->n;
     for (m = 0; m < NB_MEASURE_COUNT; ++m)
         e->counters[m] = NAN;
-    if (b->cfg.performance_counters && b->perf.count && !b->perf.error) {
+    /* each iteration timed alone (nb_setup_each): the counters were not read */
+    if (b->cfg.performance_counters && b->perf.count && !b->perf.error && !L->each) {
         for (m = NB_PAGE_FAULTS; m < NB_MEASURE_COUNT; ++m) {
             if (nb_perf_has(&b->perf, (nb_measure)m)) {
                 e->counters[m] = nb_perf_value(&b->perf, (nb_measure)m, L->n);
@@ -310,6 +314,11 @@ void nb_logic_compare_begin(nb_bench *b, uint64_t resolution_ns)
     L->provisional = 0;
     L->resolution = resolution_ns;
     L->target = nb_logic_target(&b->cfg, resolution_ns);
+    L->started = now(b);
+    L->progress_at = 0;
+    L->each = b->setup_each;
+    if (L->each)
+        L->each_overhead = nb_logic_each_overhead(b);
 }
 
 uint64_t nb_logic_calibrate_begin(nb_bench *b)
@@ -340,6 +349,7 @@ void nb_logic_measure_into(nb_bench *b, nb_result *r, uint64_t iters)
 
 void nb_logic_compare_end(nb_bench *b)
 {
+    b->logic.each = 0;
     b->logic.state = NB_ST_IDLE;
     b->logic.result = NULL;
     b->logic.n = 0;
@@ -393,7 +403,7 @@ static int keepable(const nb_logic *L, uint64_t elapsed)
            (L->state == NB_ST_CALIBRATE && elapsed >= L->target - L->target / 3);
 }
 
-int nb_impl_start(nb_bench *b, int optimized)
+int nb_impl_start(nb_bench *b, int optimized, int has_op)
 {
     nb_logic *L;
     const char *endless;
@@ -403,8 +413,20 @@ int nb_impl_start(nb_bench *b, int optimized)
     L = &b->logic;
     if (L->state != NB_ST_IDLE) {
         /* nb_run from inside the op of a run of the same bench: refused, so
-         * that the run in progress keeps its result. */
-        b->error = -1;
+         * that the run in progress keeps its result (its setup stays). */
+        nb_fail(b, "nb_run: refused: the bench is running (called from one of its ops)");
+        return -1;
+    }
+    if (!has_op || b->batch_rejected) {
+        if (!has_op)
+            nb_fail(b, "nb_run: op is NULL");
+        else
+            nb_fail(b, "nb_run: refused after a rejected nb_batch (its rows would show per-op "
+                    "figures per %s)", b->cfg.unit);
+        b->batch_rejected = 0;
+        b->setup = NULL; /* nb_setup applies to this one call, which failed */
+        b->setup_each = 0;
+        b->driver = NULL; /* and so does nb_drive */
         return -1;
     }
     res = b->resolution_ns ? b->resolution_ns : nb_clock_resolution_ns();
@@ -412,14 +434,18 @@ int nb_impl_start(nb_bench *b, int optimized)
     L->result = NULL;
     if (nb_bench_reserve(b, 1) != 0 ||
         !(L->result = nb_result_new(&b->cfg, (double)res * 1e-9))) {
-        b->error = -1;
+        nb_fail(b, "nb_run: out of memory");
         b->setup = NULL; /* nb_setup applies to this one call, which failed */
+        b->setup_each = 0;
         b->driver = NULL; /* and so does nb_drive */
         return -1;
     }
     L->probing = 0;
+    L->each = b->setup_each;
+    L->started = now(b);
+    L->progress_at = 0;
     if (nb_vg_start(b))
-        return 0;
+        return L->each;
     if (b->cfg.performance_counters && !b->perf_opened) {
         b->perf_opened = 1;
         if (nb_perf_open_default(&b->perf) > 0)
@@ -463,50 +489,137 @@ int nb_impl_start(nb_bench *b, int optimized)
     L->probing = b->cfg.cycle_probe && (b->probe || !b->clock) &&
                  (L->state == NB_ST_CALIBRATE || L->state == NB_ST_WARMUP ||
                   L->state == NB_ST_FIXED);
-    return 0;
+    if (L->each)
+        L->each_overhead = nb_logic_each_overhead(b);
+    return L->each;
+}
+
+/* The progress line: a row that has run this long says so, this often. */
+#define NB_PROGRESS_AFTER_NS UINT64_C(2000000000)
+#define NB_PROGRESS_EVERY_NS UINT64_C(1000000000)
+
+/* Where the progress line goes: the test hook's stream, else stderr when it
+ * is a terminal (a log file or a pipe gets no carriage returns); NULL when
+ * warnings are suppressed. */
+static FILE *progress_stream(const nb_bench *b)
+{
+    if (nb_warnings_suppressed())
+        return NULL;
+    if (b->progress)
+        return b->progress;
+    return isatty(STDERR_FILENO) ? stderr : NULL;
+}
+
+void nb_logic_progress(nb_bench *b, const char *what, size_t done, size_t total)
+{
+    nb_logic *L = &b->logic;
+    uint64_t t = now(b);
+    FILE *f;
+    if (t - L->started < NB_PROGRESS_AFTER_NS ||
+        (L->progress_at && t - L->progress_at < NB_PROGRESS_EVERY_NS))
+        return;
+    if (!(f = progress_stream(b)))
+        return;
+    /* one line, rewritten in place ("\r", then erase to its end) */
+    if (total)
+        fprintf(f, "\r%s: running for %.0f s, %s %zu of %zu\033[K", b->cfg.name,
+                (double)(t - L->started) * 1e-9, what, done, total);
+    else
+        fprintf(f, "\r%s: running for %.0f s, %s\033[K", b->cfg.name,
+                (double)(t - L->started) * 1e-9, what);
+    fflush(f);
+    L->progress_at = t ? t : 1;
+}
+
+void nb_logic_progress_end(nb_bench *b)
+{
+    FILE *f;
+    if (b->logic.progress_at && (f = progress_stream(b)) != NULL) {
+        fputs("\r\033[K", f);
+        fflush(f);
+    }
+    b->logic.progress_at = 0;
+}
+
+void nb_logic_setup_notice(nb_bench *b)
+{
+    FILE *out = b->cfg.out;
+    b->setup_noted = 1;
+    if (!out || nb_warnings_suppressed())
+        return;
+    fputs("Note: nb_setup runs once per epoch and these epochs run more than one iteration, "
+          "so each iteration after an epoch's first sees the state the ones before it left; "
+          "for state an iteration uses up (an array to sort), use nb_setup_each.\n", out);
+    nb_table_forget(out); /* the note ended the table: the next row prints a header */
+}
+
+static void empty_op(void *arg)
+{
+    (void)arg;
+}
+
+double nb_logic_each_overhead(nb_bench *b)
+{
+    /* the mean of the middle half of many timed empty calls: the median's
+     * robustness to preemption, without its bias on a clock that ticks in
+     * steps as coarse as the cost itself */
+    enum { K = 256 };
+    double d[K], sum = 0;
+    void (*volatile op)(void *) = empty_op;
+    size_t k;
+    for (k = 0; k < K; ++k) {
+        uint64_t t0 = now(b), t1;
+        op(NULL);
+        t1 = now(b);
+        d[k] = t1 > t0 ? (double)(t1 - t0) : 0;
+    }
+    nb_stats_median(d, K); /* sorts */
+    for (k = K / 4; k < K - K / 4; ++k)
+        sum += d[k];
+    return sum / (double)(K / 2);
 }
 
 uint64_t nb_impl_next(nb_bench *b)
 {
-    uint64_t n = b->logic.state == NB_ST_IDLE ? 0 : b->logic.n;
-    /* nb_setup's function runs here, before nb_impl_epoch_begin reads the
-     * clock: untimed, once before every epoch */
-    if (n && b->setup)
+    nb_logic *L;
+    uint64_t n;
+    if (!b)
+        return 0;
+    L = &b->logic;
+    n = L->state == NB_ST_IDLE ? 0 : L->n;
+    if (!n)
+        return 0;
+    if (L->state == NB_ST_MEASURE || L->state == NB_ST_FIXED || L->state == NB_ST_VALGRIND)
+        nb_logic_progress(b, "epoch", L->result->count + 1, L->result->cap);
+    else if (L->state == NB_ST_CALIBRATE || L->state == NB_ST_WARMUP)
+        nb_logic_progress(b, "calibrating", 0, 0);
+    if (b->setup && !L->each) {
+        if (n > 1 && !b->setup_noted)
+            nb_logic_setup_notice(b);
+        /* nb_setup's function runs here, before nb_impl_epoch_begin reads the
+         * clock: untimed, once before every epoch */
         b->setup(b->setup_arg);
+    }
     return n;
 }
 
-void nb_impl_epoch_begin(nb_bench *b)
+/* The clock probed before an epoch, when this run probes: the last probe
+ * when it is recent, else a new one for an epoch that may be kept. */
+static void probe_before(nb_bench *b)
 {
-    if (b->logic.state == NB_ST_VALGRIND) {
-        nb_vg_epoch_begin(b);
-        return;
-    }
-    if (b->logic.probing) {
-        nb_logic *L = &b->logic;
+    nb_logic *L = &b->logic;
+    if (L->probing)
         L->ghz_before = L->ghz_last > 0 && now(b) - L->ghz_last_at < NB_PROBE_REUSE_NS
                             ? L->ghz_last : keepable(L, 0) ? probe(b) : 0;
-    }
-    if (b->cfg.performance_counters && b->perf.count)
-        nb_perf_begin(&b->perf);
-    /* last, so the counters' own start-up is outside the timed span */
-    b->logic.t0 = now(b);
 }
 
-void nb_impl_epoch_end(nb_bench *b)
+/* After an epoch that lasted elapsed ns: the clock probed after it, then the
+ * logic's bookkeeping. */
+static void epoch_close(nb_bench *b, uint64_t elapsed)
 {
-    uint64_t t1, elapsed;
-    if (b->logic.state == NB_ST_VALGRIND) {
-        nb_vg_epoch_end(b);
-        return;
-    }
-    t1 = now(b);
-    elapsed = t1 >= b->logic.t0 ? t1 - b->logic.t0 : 0;
-    if (b->cfg.performance_counters && b->perf.count)
-        nb_perf_end(&b->perf);
-    b->logic.ghz = 0;
-    if (b->logic.probing && keepable(&b->logic, elapsed)) {
-        nb_logic *L = &b->logic;
+    nb_logic *L = &b->logic;
+    L->ghz = 0;
+    if (L->probing && keepable(L, elapsed)) {
         double after = probe(b);
         /* the mean of the two readings; one alone where the other failed or was
          * not taken (before a calibration epoch) */
@@ -516,16 +629,93 @@ void nb_impl_epoch_end(nb_bench *b)
     add(b, elapsed);
 }
 
+void nb_impl_epoch_begin(nb_bench *b)
+{
+    if (!b)
+        return;
+    if (b->logic.state == NB_ST_VALGRIND) {
+        nb_vg_epoch_begin(b);
+        return;
+    }
+    probe_before(b);
+    if (b->cfg.performance_counters && b->perf.count)
+        nb_perf_begin(&b->perf);
+    /* last, so the counters' own start-up is outside the timed span */
+    b->logic.t0 = now(b);
+}
+
+void nb_impl_epoch_end(nb_bench *b)
+{
+    uint64_t t1, elapsed;
+    if (!b)
+        return;
+    if (b->logic.state == NB_ST_VALGRIND) {
+        nb_vg_epoch_end(b);
+        return;
+    }
+    t1 = now(b);
+    elapsed = t1 >= b->logic.t0 ? t1 - b->logic.t0 : 0;
+    if (b->cfg.performance_counters && b->perf.count)
+        nb_perf_end(&b->perf);
+    epoch_close(b, elapsed);
+}
+
+void nb_impl_epoch_each(nb_bench *b, void (*op)(void *arg),
+                        void (*op_n)(void *arg, uint64_t iters), void *arg, uint64_t n)
+{
+    nb_logic *L;
+    double total = 0;
+    uint64_t i;
+    if (!b || (!op && !op_n))
+        return;
+    L = &b->logic;
+    if (L->state == NB_ST_VALGRIND) {
+        /* callgrind counts the whole epoch: the setups' instructions with it */
+        nb_vg_epoch_begin(b);
+        for (i = 0; i < n; ++i) {
+            b->setup(b->setup_arg);
+            if (op_n)
+                op_n(arg, 1);
+            else
+                op(arg);
+        }
+        nb_vg_epoch_end(b);
+        return;
+    }
+    probe_before(b);
+    for (i = 0; i < n; ++i) {
+        uint64_t t0, t1;
+        b->setup(b->setup_arg);
+        t0 = now(b);
+        if (op_n)
+            op_n(arg, 1);
+        else
+            op(arg);
+        t1 = now(b);
+        if (t1 > t0)
+            total += (double)(t1 - t0);
+    }
+    total -= (double)n * L->each_overhead;
+    epoch_close(b, total > 0 ? (uint64_t)(total + 0.5) : 0);
+}
+
 void nb_impl_finish(nb_bench *b)
 {
-    nb_logic *L = &b->logic;
-    nb_result *r = L->result;
+    nb_logic *L;
+    nb_result *r;
+    if (!b)
+        return;
+    L = &b->logic;
+    r = L->result;
     if (!r)
         return;
+    nb_logic_progress_end(b);
     L->result = NULL;
     L->state = NB_ST_IDLE;
     L->n = 0;
+    L->each = 0;
     b->setup = NULL;
+    b->setup_each = 0;
     b->driver = NULL;   /* nb_drive applies to one run */
     nb_bench_append(b, r);
     if (b->cfg.out) {
@@ -543,6 +733,6 @@ void nb_impl_finish(nb_bench *b)
         /* counted runs: err% is of the simulator's wall time, not worth a marker */
         if (nb_table_row(b->cfg.out, r, b->results[b->table_start], mask,
                          nb_warnings_suppressed() || r->counted) != 0)
-            b->error = -1;
+            nb_fail(b, "write to output failed: %s", strerror(errno ? errno : EIO));
     }
 }

@@ -4,9 +4,10 @@
  * and the output is built in memory and written with one fwrite at the end:
  * a malformed template, an unknown tag or a failed allocation writes nothing.
  *
- * Two layers: {{#result}} iterates the results, {{#measurement}} the epochs
- * of one result; {{#-first}} {{^-first}} {{#-last}} {{^-last}} select by
- * position inside a layer. Beyond nanobench: a pragma {{%json}} / {{%csv}}
+ * Layers: {{#result}} iterates the results, {{#measurement}} the epochs of
+ * one result, {{#context}} its context pairs ({{key}}, {{value}});
+ * {{#-first}} {{^-first}} {{#-last}} {{^-last}} select by position inside a
+ * layer. Beyond nanobench: a pragma {{%json}} / {{%csv}}
  * makes every value safe for that format (escaped strings, null or empty for
  * a value that was not measured), and {{! ...}} is a comment. */
 #include "bench/nanobench.h"
@@ -225,7 +226,7 @@ bad:
 
 /* ---- tag names ---- */
 
-enum layer { L_TOP, L_RESULT, L_MEAS };
+enum layer { L_TOP, L_RESULT, L_MEAS, L_CTX };
 
 static const char *const config_tags[] = {
     "batch", "complexityN", "epochs", "clockResolution", "clockResolutionMultiple",
@@ -370,7 +371,14 @@ static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *op
         case T_VALUE: {
             call c;
             nb_measure m;
-            if (ly == L_MEAS) {
+            if (ly == L_CTX) {
+                if (!name_is(k, "key") && !name_is(k, "value") && !is_config_tag(k) &&
+                    !is_string_tag(k)) {
+                    err_at(err, k->tag, k->tag_len, "inside {{#context}} a tag is key, value, "
+                           "or a setting, title, name or unit of the result");
+                    return (size_t)-1;
+                }
+            } else if (ly == L_MEAS) {
                 if (measure_of(k->s, k->len, &m) && !is_config_tag(k) && !is_string_tag(k) &&
                     (parse_call(k, &c) || c.fn != F_PER_UNIT)) {
                     err_at(err, k->tag, k->tag_len, "inside {{#measurement}} a tag is a "
@@ -399,17 +407,22 @@ static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *op
                 inner = ly;
             else if (k->kind == T_OPEN && name_is(k, "result") && ly == L_TOP)
                 inner = L_RESULT;
-            else if (k->kind == T_OPEN && name_is(k, "measurement") && ly != L_MEAS)
+            else if (k->kind == T_OPEN && name_is(k, "measurement") && ly != L_MEAS &&
+                     ly != L_CTX)
                 inner = L_MEAS;
+            else if (k->kind == T_OPEN && name_is(k, "context") && ly != L_MEAS && ly != L_CTX)
+                inner = L_CTX;
             else {
                 err_at(err, k->tag, k->tag_len, "%s",
-                       is_first_last(k) ? "-first and -last select inside a {{#result}} or "
-                                          "{{#measurement}} section only"
+                       is_first_last(k) ? "-first and -last select inside a {{#result}}, "
+                                          "{{#measurement}} or {{#context}} section only"
                        : name_is(k, "result") ? "{{#result}} opens at the top only, once "
                                                 "per level"
-                       : name_is(k, "measurement") ? "{{#measurement}} inside "
-                                                     "{{#measurement}}"
-                       : "unknown section (result, measurement, -first and -last are known)");
+                       : name_is(k, "measurement") || name_is(k, "context")
+                           ? "{{#measurement}} and {{#context}} open in a result, not in "
+                             "each other"
+                       : "unknown section (result, measurement, context, -first and -last "
+                         "are known)");
                 return (size_t)-1;
             }
             if (depth >= NB_MAX_NESTING) {
@@ -447,7 +460,9 @@ static size_t check(token *t, size_t i, size_t n, enum layer ly, const token *op
 /* ---- values ---- */
 
 typedef struct {
-    const nb_bench *bench;
+    const nb_bench *bench;          /* NULL when rendering a list of results */
+    const nb_result *const *results;
+    size_t count;
     obuf *o;
     enum mode mode;
     int in_time_unit; /* {{%timeunit}}: times in the result's time unit, not seconds */
@@ -778,7 +793,8 @@ static int put_result_value(render_ctx *x, const nb_result *r, const token *t)
 /* ---- rendering ---- */
 
 /* Renders tokens [i, end) in layer ly; r is the current result (NULL at the
- * top with several results), idx/count the position in the layer. */
+ * top with several results), idx/count the position in the layer (the epoch,
+ * or the context pair). */
 static int render_range(render_ctx *x, const token *t, size_t i, size_t end, enum layer ly,
                         const nb_result *r, size_t idx, size_t count)
 {
@@ -789,7 +805,14 @@ static int render_range(render_ctx *x, const token *t, size_t i, size_t end, enu
             ob_put(x->o, k->s, k->len);
             break;
         case T_VALUE:
-            if (ly == L_MEAS) {
+            if (ly == L_CTX) {
+                if (name_is(k, "key"))
+                    put_string(x, r->cfg.context[idx].key);
+                else if (name_is(k, "value"))
+                    put_string(x, r->cfg.context[idx].value);
+                else if (put_config(x, r, k))
+                    return -1;
+            } else if (ly == L_MEAS) {
                 nb_measure m;
                 call c;
                 if (measure_of(k->s, k->len, &m) == 0)
@@ -811,18 +834,18 @@ static int render_range(render_ctx *x, const token *t, size_t i, size_t end, enu
                     render_range(x, t, i + 1, k->close, ly, r, idx, count))
                     return -1;
             } else if (name_is(k, "result")) {
-                size_t j, n = nb_result_count(x->bench);
+                size_t j, n = x->count;
                 for (j = 0; j < n; ++j)
-                    if (render_range(x, t, i + 1, k->close, L_RESULT,
-                                     nb_result_at(x->bench, j), j, n))
+                    if (render_range(x, t, i + 1, k->close, L_RESULT, x->results[j], j, n))
                         return -1;
-            } else { /* measurement */
+            } else { /* measurement or context */
+                int ctx = name_is(k, "context");
                 size_t j, n;
                 if (!r)
                     return -1; /* at the top it needs exactly one result */
-                n = nb_result_epoch_count(r);
+                n = ctx ? r->cfg.context_count : nb_result_epoch_count(r);
                 for (j = 0; j < n; ++j)
-                    if (render_range(x, t, i + 1, k->close, L_MEAS, r, j, n))
+                    if (render_range(x, t, i + 1, k->close, ctx ? L_CTX : L_MEAS, r, j, n))
                         return -1;
             }
             i = k->close + 1;
@@ -837,16 +860,15 @@ static int render_range(render_ctx *x, const token *t, size_t i, size_t end, enu
     return 0;
 }
 
-int nb_render(const char *tmpl, const nb_bench *b, FILE *out)
-{
-    return nb_render_diag(tmpl, b, out, NULL, 0);
-}
-
-int nb_render_diag(const char *tmpl, const nb_bench *b, FILE *out, char *msg, size_t size)
+/* nb_render_diag over b's results, or, with b NULL, over results[0..count)
+ * (nb_render_results_diag; config tags outside {{#result}} then report
+ * nanobench's defaults). */
+static int render(const char *tmpl, const nb_bench *b, const nb_result *const *results,
+                  size_t count, FILE *out, char *msg, size_t size)
 {
     rerr err;
     token *t = NULL;
-    size_t n, count;
+    size_t n, i;
     enum mode mode = M_RAW;
     int in_time_unit = 0;
     obuf o = {NULL, 0, 0, 0};
@@ -860,9 +882,11 @@ int nb_render_diag(const char *tmpl, const nb_bench *b, FILE *out, char *msg, si
     err.set = 0;
     if (msg && size)
         msg[0] = '\0';
-    if (!tmpl || !b || !out) {
-        err_at(&err, NULL, 0, "%s is NULL", !tmpl ? "the template" : !b ? "the bench"
-                                                                         : "the output");
+    for (i = 0; results && i < count && results[i]; ++i)
+        ;
+    if (!tmpl || !out || (!results && count) || i < count) {
+        err_at(&err, NULL, 0, "%s is NULL", !tmpl ? "the template" : !out ? "the output"
+                                            : !results ? "the results" : "a result");
         errno = EINVAL;
         return -1;
     }
@@ -877,22 +901,23 @@ int nb_render_diag(const char *tmpl, const nb_bench *b, FILE *out, char *msg, si
     }
 
     x.bench = b;
+    x.results = results;
+    x.count = count;
     x.o = &o;
     x.mode = mode;
     x.in_time_unit = in_time_unit;
     x.err = &err;
     /* At the top, nanobench lets every result tag through when there is
      * exactly one result; otherwise only config tags, from the last result. */
-    count = nb_result_count(b);
-    top = count ? nb_result_at(b, count - 1) : NULL;
+    top = count ? results[count - 1] : NULL;
     if (count == 1) {
         if (render_range(&x, t, 0, n, L_RESULT, top, 0, 1))
             goto done;
     } else {
-        size_t i;
         for (i = 0; i < n; ++i) /* calls and {{#measurement}} need one result */
             if ((t[i].kind == T_VALUE && !is_config_tag(&t[i]) && !is_string_tag(&t[i])) ||
-                (t[i].kind == T_OPEN && name_is(&t[i], "measurement")))
+                (t[i].kind == T_OPEN && (name_is(&t[i], "measurement") ||
+                                         name_is(&t[i], "context"))))
                 break;
             else if (t[i].kind == T_OPEN || t[i].kind == T_INVERTED)
                 i = t[i].close;
@@ -926,4 +951,33 @@ done:
     if (rc != 0)
         errno = why;
     return rc;
+}
+
+int nb_render(const char *tmpl, const nb_bench *b, FILE *out)
+{
+    return nb_render_diag(tmpl, b, out, NULL, 0);
+}
+
+int nb_render_diag(const char *tmpl, const nb_bench *b, FILE *out, char *msg, size_t size)
+{
+    if (!b) {
+        if (msg && size)
+            snprintf(msg, size, "the bench is NULL");
+        errno = EINVAL;
+        return -1;
+    }
+    return render(tmpl, b, (const nb_result *const *)b->results, b->result_count, out, msg,
+                  size);
+}
+
+int nb_render_results(const char *tmpl, const nb_result *const *results, size_t count,
+                      FILE *out)
+{
+    return nb_render_results_diag(tmpl, results, count, out, NULL, 0);
+}
+
+int nb_render_results_diag(const char *tmpl, const nb_result *const *results, size_t count,
+                           FILE *out, char *msg, size_t size)
+{
+    return render(tmpl, NULL, results, count, out, msg, size);
 }

@@ -294,6 +294,8 @@ const char *nb_measure_name(nb_measure m)
 int nb_measure_from_name(const char *name, nb_measure *m)
 {
     int i;
+    if (!name || !m)
+        return -1;
     for (i = 0; i < NB_MEASURE_COUNT; ++i) {
         if (strcmp(name, measure_names[i]) == 0) {
             *m = (nb_measure)i;

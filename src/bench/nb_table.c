@@ -8,6 +8,7 @@
 #include "bench/nb_internal.h"
 #include "util/spinlock.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -23,9 +24,12 @@ typedef struct {
     const char *title[3];
     const char *suffix;
     double value;
+    const char *text;   /* a context column's cell (NULL: a number) */
 } res_column;
 
-#define NB_MAX_COLUMNS 12
+/* Context pairs shown as columns (nb_show_context): the first this many. */
+#define NB_MAX_CONTEXT_COLUMNS 8
+#define NB_MAX_COLUMNS (12 + NB_MAX_CONTEXT_COLUMNS)
 
 static void add_col3(res_column *c, size_t *n, int width, int precision, const char *t1,
                      const char *t2, const char *t3, const char *suffix, double value)
@@ -41,6 +45,7 @@ static void add_col3(res_column *c, size_t *n, int width, int precision, const c
     col->title[2] = t3;
     col->suffix = suffix;
     col->value = value;
+    col->text = NULL;
 }
 
 static void add_col(res_column *c, size_t *n, int width, int precision, const char *t1,
@@ -54,46 +59,69 @@ static double per_unit(const nb_result *r, nb_measure m)
     return nb_result_median(r, m) / r->cfg.batch;
 }
 
+/* 1 when column id is not hidden for r (nb_show_column). */
+static int shown(const nb_result *r, nb_column_id id)
+{
+    return !((r->cfg.hidden >> id) & 1u);
+}
+
 static size_t columns(res_column *c, const nb_result *r, const nb_result *first, unsigned mask)
 {
-    size_t n = 0;
+    size_t n = 0, k;
     const char *unit = r->cfg.unit;
     double med = per_unit(r, NB_ELAPSED);
-    if (r->cfg.relative) {
+    if (r->cfg.relative && shown(r, NB_COLUMN_RELATIVE)) {
         double d = 100.0, f = per_unit(first, NB_ELAPSED);
         if (first != r)
             d = med <= 0 ? 0.0 : f / med * 100.0;
         add_col(c, &n, 11, 1, "relative", "", "%", d);
     }
-    if (r->cfg.complexity_n > 0 && isfinite(r->cfg.complexity_n)) /* as Big-O uses it */
+    if (r->cfg.complexity_n > 0 && isfinite(r->cfg.complexity_n) && /* as Big-O uses it */
+        shown(r, NB_COLUMN_COMPLEXITY_N))
         add_col(c, &n, 14, 0, "complexityN", "", "", r->cfg.complexity_n);
-    add_col3(c, &n, 22, 2, r->cfg.time_unit_name, "/", unit, "", med / r->cfg.time_unit);
-    add_col(c, &n, 22, 2, unit, "/s", "", med <= 0 ? 0.0 : 1.0 / med);
-    add_col(c, &n, 10, 1, "err%", "", "%", nb_result_err(r, NB_ELAPSED) * 100.0);
-    if (mask & (1u << NB_INSTRUCTIONS))
+    if (shown(r, NB_COLUMN_TIME))
+        add_col3(c, &n, 22, 2, r->cfg.time_unit_name, "/", unit, "", med / r->cfg.time_unit);
+    if (shown(r, NB_COLUMN_RATE))
+        add_col(c, &n, 22, 2, unit, "/s", "", med <= 0 ? 0.0 : 1.0 / med);
+    if (shown(r, NB_COLUMN_ERR))
+        add_col(c, &n, 10, 1, "err%", "", "%", nb_result_err(r, NB_ELAPSED) * 100.0);
+    if ((mask & (1u << NB_INSTRUCTIONS)) && shown(r, NB_COLUMN_INSTRUCTIONS))
         add_col(c, &n, 18, 2, "ins/", unit, "", per_unit(r, NB_INSTRUCTIONS));
-    if (mask & (1u << NB_CPU_CYCLES))
+    if (!shown(r, NB_COLUMN_CYCLES))
+        ;
+    else if (mask & (1u << NB_CPU_CYCLES))
         add_col(c, &n, 18, 2, "cyc/", unit, "", per_unit(r, NB_CPU_CYCLES));
     else if (mask & (1u << NB_EST_CYCLES)) /* no counter: the probe's estimate */
         add_col(c, &n, 18, 2, "~cyc/", unit, "",
                 nb_result_lower_quartile(r, NB_EST_CYCLES) / r->cfg.batch);
-    if ((mask & (1u << NB_INSTRUCTIONS)) && (mask & (1u << NB_CPU_CYCLES))) {
+    if ((mask & (1u << NB_INSTRUCTIONS)) && (mask & (1u << NB_CPU_CYCLES)) &&
+        shown(r, NB_COLUMN_IPC)) {
         double cyc = per_unit(r, NB_CPU_CYCLES);
         add_col(c, &n, 9, 3, "IPC", "", "",
                 cyc <= 0 ? 0.0 : per_unit(r, NB_INSTRUCTIONS) / cyc);
     }
     if (mask & (1u << NB_BRANCH_INSTRUCTIONS)) {
         double bra = per_unit(r, NB_BRANCH_INSTRUCTIONS);
-        add_col(c, &n, 17, 2, "bra/", unit, "", bra);
-        if (mask & (1u << NB_BRANCH_MISSES)) {
+        if (shown(r, NB_COLUMN_BRANCHES))
+            add_col(c, &n, 17, 2, "bra/", unit, "", bra);
+        if ((mask & (1u << NB_BRANCH_MISSES)) && shown(r, NB_COLUMN_MISSES)) {
             double p = bra >= 1e-9 ? 100.0 * per_unit(r, NB_BRANCH_MISSES) / bra : 0.0;
             /* callgrind's misses are its simulated predictor's, not the CPU's */
             add_col(c, &n, r->counted ? 12 : 10, 1, r->counted ? "sim.miss%" : "miss%", "",
                     "%", p);
         }
     }
-    add_col(c, &n, 12, 2, "total", "", "",
-            r->count ? nb_result_sum_product(r, NB_ELAPSED, NB_ITERATIONS) : NAN);
+    if (shown(r, NB_COLUMN_TOTAL))
+        add_col(c, &n, 12, 2, "total", "", "",
+                r->count ? nb_result_sum_product(r, NB_ELAPSED, NB_ITERATIONS) : NAN);
+    /* context pairs, each as wide as its key or 10, whichever is more */
+    for (k = 0; r->cfg.show_context && k < r->cfg.context_count && k < NB_MAX_CONTEXT_COLUMNS;
+         ++k) {
+        const nb_context_pair *p = &r->cfg.context[k];
+        size_t w = nb_markdown_width(p->key) + 2;
+        add_col(c, &n, w < 12 ? 12 : (int)w, 0, p->key, "", "", 0);
+        c[n - 1].text = p->value;
+    }
     return n;
 }
 
@@ -175,8 +203,9 @@ static void row_written(FILE *out)
  * hit it, not rows later (or never, on a stream nobody flushes). */
 static int end_row(FILE *out)
 {
-    int rc = fflush(out) == 0 && !ferror(out) ? 0 : -1;
+    int rc = fflush(out) == 0 && !ferror(out) ? 0 : -1, err = errno;
     row_written(out);
+    errno = err; /* the write's, not ftell's on a stream that cannot seek */
     return rc;
 }
 
@@ -226,8 +255,13 @@ int nb_table_row(FILE *out, const nb_result *r, const nb_result *first, unsigned
     }
 
     for (i = 0; i < n; ++i) {
+        size_t len;
+        if (c[i].text) {
+            nb_markdown_cell(out, &cols[i], c[i].text);
+            continue;
+        }
         /* no value (a relative column whose first row has none): '-' alone */
-        size_t len = nb_format_number(num, NB_NUMBER_MAX, 0, c[i].precision, c[i].value);
+        len = nb_format_number(num, NB_NUMBER_MAX, 0, c[i].precision, c[i].value);
         if (isfinite(c[i].value))
             snprintf(num + len, sizeof num - len, "%s", c[i].suffix);
         nb_markdown_cell(out, &cols[i], num);

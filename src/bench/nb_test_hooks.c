@@ -26,6 +26,12 @@ void nb_test_set_probe(nb_bench *b, double (*fn)(void *ctx), void *ctx)
     b->probe_ctx = ctx;
 }
 
+void nb_test_set_progress(nb_bench *b, FILE *f)
+{
+    if (b)
+        b->progress = f;
+}
+
 uint64_t nb_test_target(const nb_bench *b, uint64_t resolution_ns)
 {
     return b ? nb_logic_target(&b->cfg, resolution_ns) : 0;

@@ -23,6 +23,9 @@ void nb_test_set_clock(nb_bench *b, nb_clock_fn fn, void *ctx, uint64_t resoluti
 /* Replaces b's clock probe (fn returns GHz). With a test clock and no test
  * probe, nothing is probed. fn NULL restores the real probe. */
 void nb_test_set_probe(nb_bench *b, double (*fn)(void *ctx), void *ctx);
+/* Sends b's progress line (nb_logic_progress) to f as if f were a terminal;
+ * f NULL: back to stderr when it is one. */
+void nb_test_set_progress(nb_bench *b, FILE *f);
 /* The epoch target (ns) b's settings give with a clock of that resolution. */
 uint64_t nb_test_target(const nb_bench *b, uint64_t resolution_ns);
 /* The iteration count of the epoch b runs now (or next); 0 when idle. */

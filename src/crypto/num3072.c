@@ -73,6 +73,17 @@ static inline uint64_t mac(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint6
 #endif
 }
 
+/* x, which the compiler may no longer assume anything about: a mask made from a value goes
+ * through this before it selects, or clang turns the select into a choice between two
+ * addresses (a load whose address depends on the value; test_muhash_ctime.sh caught it). */
+static inline uint64_t value_barrier(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(x));
+#endif
+    return x;
+}
+
 /* *r = a + b + carry (carry 0 or 1); returns the carry out. */
 static inline uint64_t addc(uint64_t a, uint64_t b, uint64_t carry, uint64_t *r)
 {
@@ -275,9 +286,9 @@ void num3072_reduce(num3072 *a)
     int i;
     for (i = 0; i < LIMBS; i++)
         carry = addc(a->limbs[i], 0, carry, &t[i]);
-    mask = 0 - carry;
+    mask = value_barrier(0 - carry);
     for (i = 0; i < LIMBS; i++)
-        a->limbs[i] = (t[i] & mask) | (a->limbs[i] & ~mask);
+        a->limbs[i] ^= (t[i] ^ a->limbs[i]) & mask;
 }
 
 int num3072_equal(const num3072 *a, const num3072 *b)

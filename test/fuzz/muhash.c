@@ -1,9 +1,10 @@
-/* Fuzz target: MuHash3072 (crypto/muhash.h) and its arithmetic (crypto/num3072.h), with
- * OpenSSL's BIGNUM as the oracle when built with it.
+/* Fuzz target: MuHash3072 (crypto/muhash.h) and its arithmetic (crypto/num3072.h) on every
+ * variant this build and CPU run, with OpenSSL's BIGNUM as the oracle when built with it.
  *
  * Input: two numbers, each one byte saying how it is made (the 384 bytes that follow, or one
  * of the edge values 0, 1, p - 1, p, p + 1, 2^3072 - 1, 2^1536, ... plus or minus the next
- * byte), whose product, square, reduction and inverse are checked; then MuHash steps, one
+ * byte), whose product, square, reduction and inverse are checked (and each variant's
+ * against the portable code's); then MuHash steps (on the automatic choice), one
  * byte each for the operation and the slots, the element's bytes a length byte and that many
  * bytes: insert, remove, init_element, mul, div, copy, serialize/deserialize, finalize. Each
  * slot's numerator and denominator are followed in BIGNUM, the elements through OpenSSL's
@@ -117,9 +118,32 @@ static BIGNUM *element_bn(const unsigned char *data, size_t len)
 }
 #endif
 
+/* Every variant this CPU runs gives the portable product, square and inverse. */
+static void check_variants(const num3072 *a, const num3072 *b)
+{
+    const char *names[8];
+    size_t n = num3072_impl_list(names, 8), i;
+    num3072 mul, sqr, inv, r;
+    FUZZ_CHECK(num3072_impl_force("standard") == 0);
+    num3072_mul(&mul, a, b);
+    num3072_sqr(&sqr, a);
+    num3072_inverse(&inv, b);
+    for (i = 1; i < n && i < 8; i++) {
+        FUZZ_CHECK(num3072_impl_force(names[i]) == 0);
+        num3072_mul(&r, a, b);
+        FUZZ_CHECK(memcmp(&r, &mul, sizeof r) == 0);
+        num3072_sqr(&r, a);
+        FUZZ_CHECK(memcmp(&r, &sqr, sizeof r) == 0);
+        num3072_inverse(&r, b);
+        FUZZ_CHECK(memcmp(&r, &inv, sizeof r) == 0);
+    }
+    FUZZ_CHECK(num3072_impl_force("auto") == 0);
+}
+
 static void check_arith(const num3072 *a, const num3072 *b)
 {
     num3072 r, s, t, one;
+    check_variants(a, b);
     num3072_set_one(&one);
     num3072_mul(&r, a, b);
     num3072_mul(&s, b, a);
