@@ -149,15 +149,9 @@ static int compare_group(nb_bench *b, const nb_bench *defaults, const bench_opti
         nb_batch(b, rows[0].def->batch);
     if (rows[0].def->unit)
         nb_unit(b, rows[0].def->unit);
-    errno = 0;
     c = nb_compare(b, alts, n);
     if (!c || nb_get_error(b) != 0) {
-        int e = errno;
-        if (c && ferror(stdout))
-            bench_error("%s: writing the table to stdout failed: %s", rows[0].group->name,
-                        e ? strerror(e) : "write error");
-        else
-            bench_error("%s: the harness ran out of memory", rows[0].group->name);
+        bench_harness_error(b, rows[0].group->name);
         goto done;
     }
     if (nb_result_count(b) != before + n) {
