@@ -9,4 +9,10 @@
 #define num3072_reduce portable_num3072_reduce
 #define num3072_inverse portable_num3072_inverse
 #define num3072_equal portable_num3072_equal
+#define num3072_mul24_portable portable_num3072_mul24_portable
+#define num3072_sqr24_portable portable_num3072_sqr24_portable
+#define num3072_mul24_impl portable_num3072_mul24_impl
+#define num3072_sqr24_impl portable_num3072_sqr24_impl
+#define num3072_inverse_portable portable_num3072_inverse_portable
+#define num3072_inverse_impl portable_num3072_inverse_impl
 #include "crypto/num3072.c"

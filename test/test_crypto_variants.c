@@ -45,6 +45,7 @@
 #include "crypto/cpuid.h"
 #include "crypto/dispatch.h"
 #include "crypto/impl.h"
+#include "crypto/num3072.h"
 #include "crypto/sha1.h"
 #include "crypto/sha256.h"
 #include "crypto/sha3.h"
@@ -859,6 +860,25 @@ static size_t run_chacha20(unsigned char *out)
     return at;
 }
 
+/* Num3072: each message's first 768 bytes as two numbers, their product and the first's
+ * square, through the public functions (which use the 24-limb products in use). */
+static size_t run_num3072(unsigned char *out)
+{
+    size_t at = 0;
+    for (int i = 0; i < NMSG; i++) {
+        num3072 a, b, r;
+        num3072_from_bytes(&a, msgs[i]);
+        num3072_from_bytes(&b, msgs[i] + NUM3072_BYTES);
+        num3072_mul(&r, &a, &b);
+        num3072_to_bytes(out + at, &r);
+        at += NUM3072_BYTES;
+        num3072_sqr(&r, &a);
+        num3072_to_bytes(out + at, &r);
+        at += NUM3072_BYTES;
+    }
+    return at;
+}
+
 typedef struct {
     const char *family;
     size_t (*run)(unsigned char *out);
@@ -870,6 +890,7 @@ static const set_check set_checks[] = {
     {"sha512", run_sha512},
     {"chacha20", run_chacha20},
     {"sha3_256", run_sha3_256},
+    {"num3072", run_num3072},
 };
 
 static void test_set(const crypto_variant_set *s)
@@ -955,6 +976,7 @@ static void test_wrappers(void)
         {"sha256", sha256_impl_list, sha256_impl_force, sha256_impl_current},
         {"sha512", sha512_impl_list, sha512_impl_force, sha512_impl_current},
         {"chacha20", chacha20_impl_list, chacha20_impl_force, chacha20_impl_current},
+        {"num3072", num3072_impl_list, num3072_impl_force, num3072_impl_current},
     };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
         const crypto_variant_set *s = crypto_variant_set_find(w[i].family);

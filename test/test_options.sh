@@ -644,7 +644,8 @@ bad "-filter: no benchmark matches 'SHA'" -compare -filter=SHA
 # [standard] (always there) and the other implementations, then [openssl] with OpenSSL.
 good -list -compare
 [ "$(sed 's/ \[.*//' "$tmp/out" | uniq | tr '\n' ' ')" = \
-  "CHACHA20_1MB SHA1 SHA256 SHA256D64_1024 SHA256_32b SHA3_256_1M SHA512 " ] ||
+  "CHACHA20_1MB MerkleRoot MerkleRootWithMutation MuHash MuHashDiv MuHashFinalize MuHashMul \
+PrePadded RegularPadded SHA1 SHA256 SHA256D64_1024 SHA256_32b SHA3_256_1M SHA512 " ] ||
     fail "-list -compare groups: $(cat "$tmp/out")"
 grep -v -q '^[A-Za-z0-9_]* \[[a-z0-9]*\]$' "$tmp/out" &&
     fail "-list -compare: malformed row names: $(cat "$tmp/out")"

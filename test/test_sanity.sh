@@ -111,6 +111,34 @@ PostLinearize64TxWorstCase
 PostLinearize75TxWorstCase
 PostLinearize99TxWorstCase
 RpcMempool"
+# The MuHash, random, hashpadding and merkle_root rows (src/bench_bitcoin/muhash.c,
+# random.c, hashpadding.c, merkle_root.c).
+always="$always
+MuHash
+MuHashMul
+MuHashDiv
+MuHashPrecompute
+MuHashFinalize
+FastRandom_rand64
+FastRandom_rand32
+FastRandom_randbool
+FastRandom_randbits
+FastRandom_randrange100
+FastRandom_randrange1000
+FastRandom_randrange1000000
+FastRandom_stdshuffle100
+InsecureRandom_rand64
+InsecureRandom_rand32
+InsecureRandom_randbool
+InsecureRandom_randbits
+InsecureRandom_randrange100
+InsecureRandom_randrange1000
+InsecureRandom_randrange1000000
+InsecureRandom_stdshuffle100
+PrePadded
+RegularPadded
+MerkleRoot
+MerkleRootWithMutation"
 "$prog" -list -compare -filter=SHA256 >"$tmp/impls" 2>/dev/null || fail "-list -compare exited $?"
 pinned=
 for pair in sse41:SSE4 avx2:AVX2 shani:SHANI; do

@@ -70,7 +70,11 @@
     X(mempool_eviction) \
     X(mempool_ephemeral) \
     X(rpc_mempool) \
-    X(cluster_linearize)
+    X(cluster_linearize) \
+    X(muhash) \
+    X(random) \
+    X(hashpadding) \
+    X(merkle_root)
 
 /* Core's priority levels (-priority-level), as bits; 0 in a bench_def means high. */
 typedef enum {
@@ -106,9 +110,9 @@ struct bench_def {
     const bench_pin *pins;       /* Core's pinned rows, ended by {NULL, NULL}; NULL: none */
     const bench_def *openssl;    /* the same work through OpenSSL (no name, family or pins
                                   * of its own; same batch and unit); NULL: none */
-    size_t epochs;               /* > 0: at most this many epochs (for an op slower than an
-                                  * epoch's share of -min-time, which then sets nothing);
-                                  * 0: the runner's */
+    size_t max_epochs;           /* at most this many epochs in a run (for a row whose one
+                                  * iteration outlasts the epoch time, so that each epoch is
+                                  * one iteration); 0: the bench's count */
 };
 
 /* Ends a bench_defs_<area> table. */

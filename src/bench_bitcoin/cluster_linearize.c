@@ -214,7 +214,7 @@ RECORDED_CLUSTERS(LIN_SETUP)
      .setup = total_setup_##kind##i, .op_n = total_n, .teardown = lin_teardown}, \
     {.name = "LinearizeOptimally" #kind "PerCost" sizes, .state_size = sizeof(lin_ctx), \
      .setup = per_cost_setup_##kind##i, .op_n = per_cost_n, .teardown = lin_teardown, \
-     .batch = cost, .unit = "cost", .epochs = 3},
+     .batch = cost, .unit = "cost", .max_epochs = 3},
 
 const bench_def bench_defs_cluster_linearize[] = {
     POST_DEF(16) POST_DEF(32) POST_DEF(48) POST_DEF(64) POST_DEF(75) POST_DEF(99)

@@ -158,6 +158,6 @@ const bench_def bench_defs_mempool_stress[] = {
      .complexity_n = 50},
     {.name = "MemPoolAddTransactions", .state_size = sizeof(cluster_ctx),
      .setup = add_txs_setup, .op_n = add_txs_n, .teardown = cluster_teardown,
-     .complexity_n = 50, .epochs = 3},
+     .complexity_n = 50, .max_epochs = 3},
     BENCH_DEFS_END
 };

@@ -161,8 +161,8 @@ int bench_row_run(const bench_row *row, nb_bench *b)
             nb_unit(b, d->unit);
         if (d->epoch_setup)
             nb_setup(b, d->epoch_setup, state);
-        if (d->epochs > 0 && d->epochs < nb_get_epochs(b))
-            nb_epochs(b, d->epochs);
+        if (d->max_epochs && nb_get_epochs(b) > d->max_epochs)
+            nb_epochs(b, d->max_epochs);
         nb_run_n(b, d->op_n, state);
         bench_state_free(d, state);
         rc = 0;

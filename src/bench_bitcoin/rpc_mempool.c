@@ -82,6 +82,6 @@ static void rpc_teardown(void *state) {
 
 const bench_def bench_defs_rpc_mempool[] = {
     {.name = "RpcMempool", .state_size = sizeof(rpc_ctx), .setup = rpc_setup, .op_n = rpc_n,
-     .teardown = rpc_teardown, .epochs = 3},
+     .teardown = rpc_teardown, .max_epochs = 3},
     BENCH_DEFS_END
 };

@@ -120,8 +120,9 @@ typedef struct {
  * choices drawn from seed. old, when not NULL, is a linearization to start from: the result
  * is then at least as good. Within the order, chunks go by fee rate, then size, then
  * position; items within a chunk by their own fee rate, size and index (Core's
- * GetLinearization with its index order). 0, or -1 when memory runs out or old is not a
- * linearization (out undefined); info may be NULL. */
+ * GetLinearization with its index order). Graphs of capacity up to 64 allocate nothing (the
+ * state lives on the stack, about 10 KB); larger ones one block. 0, or -1 when memory runs
+ * out or old is not a linearization (out undefined); info may be NULL. */
 int cluster_linearize(const cluster_graph *g, uint64_t max_cost, uint64_t seed,
                       const unsigned *old, unsigned *out, cluster_linearize_info *info);
 

@@ -890,9 +890,26 @@ static int CL(linearize)(const cluster_graph *g, uint64_t max_cost, uint64_t see
 {
     CL(sfl) s;
     unsigned n = g->n, qcap = 1;
+    int optimal = 0;
+#if CW == 1
+    /* Up to 64 items the state (about 10 KB) lives on the stack: no allocation at all. */
+    CL(txdata) tx[CL_N];
+    CL(setinfo) si[CL_N];
+    CL(set) up[CL_N], down[CL_N];
+    CL(nonmin) mq[2 * CL_N];
+    CL(sidx) q[2 * CL_N];
+    void *mem = NULL;
+    while (qcap < n + 2)
+        qcap *= 2;
+    s.tx = tx;
+    s.si = si;
+    s.up = up;
+    s.down = down;
+    s.mq = mq;
+    s.q = q;
+#else
     size_t off[6], total = 0;
     unsigned char *mem;
-    int optimal = 0;
     while (qcap < n + 2)
         qcap *= 2;
     /* One block: items, sets, reachable sets, the two queues. */
@@ -910,6 +927,7 @@ static int CL(linearize)(const cluster_graph *g, uint64_t max_cost, uint64_t see
     s.down = (CL(set) *)(void *)(mem + off[3]);
     s.mq = (CL(nonmin) *)(void *)(mem + off[4]);
     s.q = (CL(sidx) *)(void *)(mem + off[5]);
+#endif
     s.qmask = qcap - 1;
     CL(init)(&s, g, seed);
     if (old != NULL) {

@@ -12,7 +12,8 @@
     X(sha256) \
     X(sha512) \
     X(chacha20) \
-    X(sha3_256)
+    X(sha3_256) \
+    X(num3072)
 
 #define DECLARE_SET(P) extern const crypto_variant_set P##_variant_set;
 #define LIST_SET(P) &P##_variant_set,

@@ -1,12 +1,14 @@
 /* Arithmetic modulo p = 2^3072 - 1103717 (num3072.h), in portable C.
  *
- * Products. A 48-limb product is one level of Karatsuba over 24-limb schoolbook products
- * (three instead of four, 1728 limb products instead of 2304), the subtractive form, so that
+ * Products. A 48-limb product is one level of Karatsuba over 24-limb products (three instead
+ * of four, 1728 limb products instead of 2304), the subtractive form, so that
  * every operand stays 24 limbs: a*b = z0 + z1 B + z2 B^2 with B = 2^1536, z0 = a0 b0,
  * z2 = a1 b1 and z1 = z0 + z2 - (a0 - a1)(b0 - b1), the signs of the two differences handled
- * with masks. Squaring does the same with schoolbook squares (each off-diagonal product
- * once, then doubled). The 96-limb result is folded twice with 2^3072 = 1103717 (mod p),
- * then once more by the carry of the second fold, which leaves it below 2^3072.
+ * with masks. Squaring does the same with squares. The 24-limb products are schoolbook rows
+ * here (a square takes each off-diagonal product once, then doubles), or a variant's
+ * (num3072_impl.h); the Karatsuba level, the reduction and the inverse are always this
+ * file's. The 96-limb result is folded twice with 2^3072 = 1103717 (mod p), then once more
+ * by the carry of the second fold, which leaves it below 2^3072.
  *
  * Inverse. The safegcd algorithm of Bernstein and Yang ("Fast constant-time gcd computation
  * and modular inversion", 2019) in its "half-delta" form (hddivsteps, delta starting at
@@ -33,9 +35,10 @@
 
 #include "crypto/common.h"
 #include "crypto/num3072.h"
+#include "crypto/num3072_impl.h"
 
 #define LIMBS NUM3072_LIMBS
-#define HALF (LIMBS / 2)
+#define HALF NUM3072_HALF
 #define C NUM3072_PRIME_DIFF
 
 #if defined(__SIZEOF_INT128__) && !defined(NUM3072_NO_INT128)
@@ -68,6 +71,17 @@ static inline uint64_t mac(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint6
     *lo = l;
     return h;
 #endif
+}
+
+/* x, which the compiler may no longer assume anything about: a mask made from a value goes
+ * through this before it selects, or clang turns the select into a choice between two
+ * addresses (a load whose address depends on the value; test_muhash_ctime.sh caught it). */
+static inline uint64_t value_barrier(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(x));
+#endif
+    return x;
 }
 
 /* *r = a + b + carry (carry 0 or 1); returns the carry out. */
@@ -173,15 +187,29 @@ static void karatsuba_middle(uint64_t *r, const uint64_t *m, uint64_t sub)
         carry = addc(r[i], 0, carry, &r[i]);
 }
 
+void num3072_mul24_portable(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    mul_school(r, a, b, HALF);
+}
+
+void num3072_sqr24_portable(uint64_t *r, const uint64_t *a)
+{
+    sqr_school(r, a, HALF);
+}
+
+num3072_mul24_fn num3072_mul24_impl = num3072_mul24_portable;
+num3072_sqr24_fn num3072_sqr24_impl = num3072_sqr24_portable;
+
 /* r[0..96) = a * b. */
 static void mul_wide(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
     uint64_t da[HALF], db[HALF], m[LIMBS], sa, sb;
+    num3072_mul24_fn mul24 = num3072_mul24_impl;
     sa = abs_diff(da, a, a + HALF, HALF);
     sb = abs_diff(db, b, b + HALF, HALF);
-    mul_school(r, a, b, HALF);
-    mul_school(r + LIMBS, a + HALF, b + HALF, HALF);
-    mul_school(m, da, db, HALF);
+    mul24(r, a, b);
+    mul24(r + LIMBS, a + HALF, b + HALF);
+    mul24(m, da, db);
     karatsuba_middle(r, m, ~(sa ^ sb));
 }
 
@@ -189,10 +217,11 @@ static void mul_wide(uint64_t *r, const uint64_t *a, const uint64_t *b)
 static void sqr_wide(uint64_t *r, const uint64_t *a)
 {
     uint64_t da[HALF], m[LIMBS];
+    num3072_sqr24_fn sqr24 = num3072_sqr24_impl;
     abs_diff(da, a, a + HALF, HALF);
-    sqr_school(r, a, HALF);
-    sqr_school(r + LIMBS, a + HALF, HALF);
-    sqr_school(m, da, HALF);
+    sqr24(r, a);
+    sqr24(r + LIMBS, a + HALF);
+    sqr24(m, da);
     karatsuba_middle(r, m, ~(uint64_t)0);
 }
 
@@ -207,8 +236,9 @@ static void reduce_wide(uint64_t *r, const uint64_t *t)
     carry = mac(top, C, r[0], 0, &r[0]);
     for (i = 1; i < LIMBS; i++)
         carry = addc(r[i], 0, carry, &r[i]);
-    /* A carry here leaves r below 2^43, so one more fold cannot carry. */
-    carry = mac(carry, C, r[0], 0, &r[0]);
+    /* A carry here leaves r below 2^43, so one more fold cannot carry. As a mask, not
+     * carry * C: knowing carry is 0 or 1, compilers make that product a branch. */
+    carry = addc(r[0], C & (0 - carry), 0, &r[0]);
     for (i = 1; i < LIMBS; i++)
         carry = addc(r[i], 0, carry, &r[i]);
 }
@@ -256,9 +286,9 @@ void num3072_reduce(num3072 *a)
     int i;
     for (i = 0; i < LIMBS; i++)
         carry = addc(a->limbs[i], 0, carry, &t[i]);
-    mask = 0 - carry;
+    mask = value_barrier(0 - carry);
     for (i = 0; i < LIMBS; i++)
-        a->limbs[i] = (t[i] & mask) | (a->limbs[i] & ~mask);
+        a->limbs[i] ^= (t[i] ^ a->limbs[i]) & mask;
 }
 
 int num3072_equal(const num3072 *a, const num3072 *b)
@@ -290,11 +320,8 @@ typedef struct {
     int64_t limbs[S_LIMBS];
 } signed62;
 
-/* The transition matrix of 62 divsteps, scaled by 2^62: 2^62 (f', g') = (u f + v g,
- * q f + r g). |u| + |v| and |q| + |r| are at most 2^62. */
-typedef struct {
-    int64_t u, v, q, r;
-} trans62;
+/* The transition matrix of 62 divsteps (num3072_divsteps). */
+typedef num3072_trans trans62;
 
 /* A signed 128-bit accumulator for the matrix products (each below 2^125 in size). */
 #ifdef NUM3072_HAVE_INT128
@@ -419,41 +446,6 @@ static void from_signed62(num3072 *out, const signed62 *in)
     }
 }
 
-/* 62 hddivsteps from (zeta, f, g), on the low 64 bits of f (odd) and g; returns zeta after
- * them. zeta is -delta with delta counted in halves (1 for the starting 1/2), so delta > 0
- * is zeta < 0. One divstep: when delta > 0 and g is odd, (delta, f, g) becomes
- * (1 - delta, g, (g - f) / 2); otherwise (1 + delta, f, (g + (g odd) f) / 2). Instead of
- * halving g, the matrix row of f is doubled, so it ends scaled by 2^62. Masks throughout:
- * no branch depends on the values. */
-static int64_t divsteps62(int64_t zeta, uint64_t f, uint64_t g, trans62 *t)
-{
-    uint64_t u = 1, v = 0, q = 0, r = 1, z = (uint64_t)zeta;
-    int i;
-    for (i = 0; i < S_BITS; i++) {
-        uint64_t pos = 0 - (z >> 63);          /* delta > 0 */
-        uint64_t odd = 0 - (g & 1);
-        uint64_t sw = pos & odd;               /* swap f and g */
-        /* g += f (g odd), or g -= f (g odd and delta > 0); the same on the rows. */
-        g += ((f ^ pos) - pos) & odd;
-        q += ((u ^ pos) - pos) & odd;
-        r += ((v ^ pos) - pos) & odd;
-        /* on a swap f becomes the old g: f + (g - f) */
-        f += g & sw;
-        u += q & sw;
-        v += r & sw;
-        /* delta becomes 1 - delta (swap) or 1 + delta: zeta' = -zeta - 2 or zeta - 2 */
-        z = (z ^ sw) + (sw | ~(uint64_t)1);
-        g >>= 1;
-        u <<= 1;
-        v <<= 1;
-    }
-    t->u = (int64_t)u;
-    t->v = (int64_t)v;
-    t->q = (int64_t)q;
-    t->r = (int64_t)r;
-    return (int64_t)z;
-}
-
 /* (f, g) = t (f, g) / 2^62, exactly (t makes both multiples of 2^62). */
 static void update_fg(signed62 *f, signed62 *g, const trans62 *t)
 {
@@ -534,7 +526,7 @@ static void add_p_if_negative(signed62 *a)
     carry62(a);
 }
 
-void num3072_inverse(num3072 *r, const num3072 *a)
+void num3072_inverse_portable(num3072 *r, const num3072 *a)
 {
     signed62 d, e, f, g;
     num3072 x = *a;
@@ -551,7 +543,7 @@ void num3072_inverse(num3072 *r, const num3072 *a)
     to_signed62(&g, &x);
     for (i = 0; i < BATCHES; i++) {
         trans62 t;
-        zeta = divsteps62(zeta, (uint64_t)f.limbs[0], (uint64_t)g.limbs[0], &t);
+        zeta = num3072_divsteps(zeta, (uint64_t)f.limbs[0], (uint64_t)g.limbs[0], S_BITS, &t);
         update_fg(&f, &g, &t);
         update_de(&d, &e, &t);
     }
@@ -564,4 +556,11 @@ void num3072_inverse(num3072 *r, const num3072 *a)
     carry62(&d);
     add_p_if_negative(&d);
     from_signed62(r, &d);
+}
+
+num3072_inverse_fn num3072_inverse_impl = num3072_inverse_portable;
+
+void num3072_inverse(num3072 *r, const num3072 *a)
+{
+    num3072_inverse_impl(r, a);
 }

@@ -14,6 +14,7 @@
 #ifndef CRYPTO_NUM3072_H
 #define CRYPTO_NUM3072_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -54,6 +55,17 @@ void num3072_inverse(num3072 *r, const num3072 *a);
 
 /* 1 when a and b stand for the same residue, else 0 (constant time). */
 int num3072_equal(const num3072 *a, const num3072 *b);
+
+/* The implementations (crypto/variant.h has the rules): "standard" (portable C); on x86-64
+ * CPUs with BMI2 and ADX, "adx" (the products with mulx and two carry chains); with AVX-512
+ * IFMA too, "avx512ifma" (those products, and the inverse's matrices applied 8 limbs at a
+ * time). The library starts on "standard", and crypto_autodetect (or sha256_autodetect)
+ * installs the automatic choice. list stores the names this CPU runs in names[0 .. cap) and returns
+ * how many there are; force installs one ("auto" for the automatic choice), 0 or -1;
+ * current names what is installed. */
+size_t num3072_impl_list(const char **names, size_t cap);
+int num3072_impl_force(const char *name);
+const char *num3072_impl_current(void);
 
 #ifdef __cplusplus
 }

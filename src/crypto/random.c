@@ -44,15 +44,15 @@ void fastrandom2_init_deterministic(fastrandom2_ctx *ctx)
     fastrandom2_init_seed(ctx, zero);
 }
 
-/* The keystream is a byte stream: buf holds the unread tail of the block last generated;
- * whole blocks that a request covers are written straight to it (chacha20_keystream of a
- * multiple of 64 bytes continues the stream exactly). */
+/* The keystream is a byte stream: buf holds the unread tail of what was generated last;
+ * whole blocks that a request covers beyond it are written straight to it (chacha20_keystream
+ * of a multiple of 64 bytes continues the stream exactly), and a tail refills the buffer. */
 void fastrandom2_fill(fastrandom2_ctx *ctx, void *out, size_t len)
 {
     unsigned char *p = out;
     size_t take = len < (size_t)ctx->buf_left ? len : (size_t)ctx->buf_left, whole;
     if (take) {
-        memcpy(p, ctx->buf + 64 - ctx->buf_left, take);
+        memcpy(p, ctx->buf + FASTRANDOM2_BUFFER - ctx->buf_left, take);
         ctx->buf_left -= (int)take;
         p += take;
         len -= take;
@@ -68,7 +68,7 @@ void fastrandom2_fill(fastrandom2_ctx *ctx, void *out, size_t len)
     if (len) {
         chacha20_keystream(&ctx->rng, ctx->buf, sizeof ctx->buf);
         memcpy(p, ctx->buf, len);
-        ctx->buf_left = 64 - (int)len;
+        ctx->buf_left = FASTRANDOM2_BUFFER - (int)len;
     }
 }
 
