@@ -15,9 +15,11 @@ for name in sort_compare memcpy_sizes bigo_scan; do
         fail "examples/$name failed: $(tail -n 5 "$tmp/$name")"
     fi
 done
-grep -q '`qsort` (baseline)' "$tmp/sort_compare" && grep -q '`insertion sort`' "$tmp/sort_compare" ||
+grep -q '`qsort` (baseline)' "$tmp/sort_compare" &&
+    grep -q '`insertion sort`' "$tmp/sort_compare" ||
     fail "sort_compare: no comparison table: $(cat "$tmp/sort_compare")"
-[ "$(grep -c '`memcpy [0-9]*`' "$tmp/memcpy_sizes")" -eq 3 ] && grep -q 'ns/byte' "$tmp/memcpy_sizes" ||
+[ "$(grep -c '`memcpy [0-9]*`' "$tmp/memcpy_sizes")" -eq 3 ] &&
+    grep -q 'ns/byte' "$tmp/memcpy_sizes" ||
     fail "memcpy_sizes: not three rows in bytes: $(cat "$tmp/memcpy_sizes")"
 [ "$(grep -c '`scan`' "$tmp/bigo_scan")" -eq 7 ] && grep -q '| O(n)$' "$tmp/bigo_scan" ||
     fail "bigo_scan: not seven rows and a fit table: $(cat "$tmp/bigo_scan")"

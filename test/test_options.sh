@@ -447,6 +447,17 @@ if [ -w /dev/full ]; then
     [ -z "$(ls -A "$tmp/d")" ] || fail "files left after a failed run: $(ls -A "$tmp/d")"
     grep -q "^bench_bitcoin: SipHash_32b: writing the table to stdout failed: No space left" \
         "$tmp/err" || fail "the table to /dev/full: no or a wrong message: $(cat "$tmp/err")"
+    # the same through -compare's tables, and -list's names: one error line, exit 2
+    "$prog" -compare -filter=SHA1 -min-time=1 >/dev/full 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "-compare to /dev/full exited $rc, not 2"
+    [ "$(grep -c '^bench_bitcoin: ' "$tmp/err")" -eq 1 ] &&
+        grep -q "^bench_bitcoin: SHA1: writing the table to stdout failed: No space left" \
+        "$tmp/err" || fail "-compare to /dev/full: $(cat "$tmp/err")"
+    "$prog" -list >/dev/full 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "bench_bitcoin: writing to stdout failed" ] ||
+        fail "-list to /dev/full: exit $rc: $(cat "$tmp/err")"
 fi
 
 # Killed while running (NANOBENCH_ENDLESS never ends): the temporaries are removed.

@@ -5,8 +5,9 @@
  * A benchmark is one bench_def: what its state is and how it is made and unmade (setup,
  * teardown), its op (op_n: runs the op iters times, the op inlined in that loop, as
  * NB_OP_N writes it), what one iteration processes (batch units of unit), and what the
- * modes need to know about it (priority level, availability on this CPU, a per-epoch setup,
- * its default complexity N, the variant family it can be pinned on, an OpenSSL counterpart).
+ * modes need to know about it (priority level, availability on this CPU, a per-epoch or
+ * per-iteration setup, its default complexity N, the variant family it can be pinned on, an
+ * OpenSSL counterpart).
  * The modes never call a benchmark's functions themselves: bench_row_run (the plain run,
  * -sanity-check, -instructions, -against's serving side) and bench_state_new (-compare's
  * alternatives) do.
@@ -46,7 +47,11 @@
  *    bench_out_of_memory (diag.h), which ends the process.
  *  - -compare makes one state per alternative (the row on each variant, OpenSSL's), so a
  *    state must not live in static storage, except an OpenSSL counterpart's, which only
- *    ever has one state at a time.
+ *    ever has one state at a time. There a per-epoch (per-iteration) setup runs on every
+ *    alternative's state before each epoch (iteration) of any of them.
+ *  - epoch_setup runs before each epoch of many iterations: the later iterations see what
+ *    the earlier ones left. For state one iteration uses up (an array to sort), use
+ *    iteration_setup, which times each iteration alone.
  *  - n is the row's complexity N: the -asymptote value when given, else complexity_n (for
  *    a row that reads it), else negative.
  *  - family names a crypto variant set (crypto_variant_set_find: "sha256", "chacha20"):
@@ -114,10 +119,15 @@ struct bench_def {
     size_t max_epochs;           /* at most this many epochs in a run (for a row whose one
                                   * iteration outlasts the epoch time, so that each epoch is
                                   * one iteration); 0: the bench's count */
+    void (*iteration_setup)(void *state);    /* before every iteration, untimed, each
+                                              * iteration timed alone (nb_setup_each): for
+                                              * state one iteration uses up; NULL: none
+                                              * (with epoch_setup, this one wins) */
 };
 
 /* Ends a bench_defs_<area> table. */
-#define BENCH_DEFS_END {NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, 0}
+#define BENCH_DEFS_END \
+    {NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, 0, NULL}
 
 /* Declares every area's table: extern const bench_def bench_defs_crypto_hash[]; ... */
 #define BENCH_DECLARE_AREA(area) extern const bench_def bench_defs_##area[];

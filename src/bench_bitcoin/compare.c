@@ -101,6 +101,32 @@ typedef struct {
     int ready;                     /* the state was made (and is to be freed) */
 } compare_alt;
 
+/* The alternatives of one table, for their setups: nb_setup and nb_setup_each take one
+ * argument for the whole comparison, so before each epoch (or iteration) of any alternative
+ * every alternative's state is set up, untimed; the next one to run is then fresh. */
+typedef struct {
+    compare_alt *alt;
+    size_t n;
+} compare_setups;
+
+static void setup_epochs(void *arg)
+{
+    compare_setups *s = arg;
+    size_t i;
+    for (i = 0; i < s->n; i++)
+        if (s->alt[i].row->def->epoch_setup)
+            s->alt[i].row->def->epoch_setup(s->alt[i].state);
+}
+
+static void setup_iterations(void *arg)
+{
+    compare_setups *s = arg;
+    size_t i;
+    for (i = 0; i < s->n; i++)
+        if (s->alt[i].row->def->iteration_setup)
+            s->alt[i].row->def->iteration_setup(s->alt[i].state);
+}
+
 /* nb_compare's op: pins the row's variant, then runs the benchmark's op iters times. The pin
  * is inside the timed epoch, once per epoch (a lock and a name lookup, well under a
  * microsecond against epochs of a millisecond or more, and the same for every row). */
@@ -118,6 +144,7 @@ static int compare_group(nb_bench *b, const nb_bench *defaults, const bench_opti
                          const compare_row *rows, size_t n)
 {
     compare_alt alt[MAX_IMPLS + 2];
+    compare_setups setups;
     nb_alternative alts[MAX_IMPLS + 2];
     nb_comparison *c = NULL;
     size_t i, before = nb_result_count(b);
@@ -149,15 +176,17 @@ static int compare_group(nb_bench *b, const nb_bench *defaults, const bench_opti
         nb_batch(b, rows[0].def->batch);
     if (rows[0].def->unit)
         nb_unit(b, rows[0].def->unit);
-    errno = 0;
+    setups.alt = alt;
+    setups.n = n;
+    for (i = 0; i < n; i++) {
+        if (rows[i].def->epoch_setup)
+            nb_setup(b, setup_epochs, &setups);
+        if (rows[i].def->iteration_setup)
+            nb_setup_each(b, setup_iterations, &setups);
+    }
     c = nb_compare(b, alts, n);
     if (!c || nb_get_error(b) != 0) {
-        int e = errno;
-        if (c && ferror(stdout))
-            bench_error("%s: writing the table to stdout failed: %s", rows[0].group->name,
-                        e ? strerror(e) : "write error");
-        else
-            bench_error("%s: the harness ran out of memory", rows[0].group->name);
+        bench_harness_error(b, rows[0].group->name);
         goto done;
     }
     if (nb_result_count(b) != before + n) {

@@ -161,6 +161,8 @@ int bench_row_run(const bench_row *row, nb_bench *b)
             nb_unit(b, d->unit);
         if (d->epoch_setup)
             nb_setup(b, d->epoch_setup, state);
+        if (d->iteration_setup)
+            nb_setup_each(b, d->iteration_setup, state);
         if (d->max_epochs && nb_get_epochs(b) > d->max_epochs)
             nb_epochs(b, d->max_epochs);
         nb_run_n(b, d->op_n, state);

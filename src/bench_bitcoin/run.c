@@ -113,7 +113,6 @@ static int run_one(nb_bench *b, const bench_row *row)
     const char *endless = getenv("NANOBENCH_ENDLESS");
     if (endless && strcmp(endless, row->name) == 0) /* the harness itself prints nothing */
         fprintf(stderr, "NANOBENCH_ENDLESS set: running '%s' endlessly\n", row->name);
-    errno = 0;
     if (bench_row_run(row, b) != 0)
         return -1;
     if (nb_get_error(b) != 0)
@@ -189,14 +188,15 @@ const char *bench_variants_in_use(char *buf, size_t cap)
 
 int bench_harness_error(const nb_bench *b, const char *name)
 {
-    /* the harness's one error state: a failed write of the row, or memory */
-    int e = errno;
-    (void)b;
-    if (ferror(stdout))
+    /* The harness says why; the one failure a user can cause and fix, the table not
+     * reaching stdout, is said in this program's words (b's output is stdout). */
+    static const char write_failed[] = "write to output failed: ";
+    const char *why = nb_get_error_message(b);
+    if (strncmp(why, write_failed, sizeof write_failed - 1) == 0)
         bench_error("%s: writing the table to stdout failed: %s", name,
-                    e ? strerror(e) : "write error");
+                    why + sizeof write_failed - 1);
     else
-        bench_error("%s: the harness ran out of memory", name);
+        bench_error("%s: %s", name, why[0] ? why : "the harness failed");
     return -1;
 }
 

@@ -11,7 +11,8 @@
  * the next result name and applies the program's options (-min-time, -sanity-check). */
 void bench_configure(nb_bench *b, const nb_bench *d, const bench_options *o, const char *name);
 
-/* The harness's error state on b after measuring name, as one error line; returns -1. */
+/* The harness's error on b after measuring name (nb_get_error_message), as one error line;
+ * returns -1. */
 int bench_harness_error(const nb_bench *b, const char *name);
 
 /* Measures into b (fresh, with defaults a fresh bench to read the harness's defaults from);
