@@ -244,7 +244,8 @@ void poly1305_finalize(poly1305_ctx *ctx, unsigned char tag[16])
     ctx->used = 0;
 }
 
-void poly1305_mac(unsigned char tag[16], const void *data, size_t len, const unsigned char key[32])
+void poly1305_mac(unsigned char tag[16], const void *data, size_t len,
+                  const unsigned char key[32])
 {
     const unsigned char *p = data;
     size_t whole = len / 16;

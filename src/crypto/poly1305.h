@@ -52,7 +52,8 @@ void poly1305_update(poly1305_ctx *ctx, const void *data, size_t len);
 void poly1305_finalize(poly1305_ctx *ctx, unsigned char tag[16]);
 
 /* One shot: tag = Poly1305 of the len bytes at data under key. */
-void poly1305_mac(unsigned char tag[16], const void *data, size_t len, const unsigned char key[32]);
+void poly1305_mac(unsigned char tag[16], const void *data, size_t len,
+                  const unsigned char key[32]);
 
 /* Poly1305's variant set (variant.h): "standard" (portable C: radix 2^64 where the compiler
  * has unsigned __int128, radix 2^26 elsewhere), "avx2" (radix 2^26, four blocks a step),

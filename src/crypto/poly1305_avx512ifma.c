@@ -15,10 +15,11 @@
 
 #define POWERS_ID 2
 /* ctx->powers: limb k (0..2) of the final multipliers of the 8-lane pass at [8k ..] and of
- * the first set of the 16-lane pass at [24 + 8k ..], lane by lane. Lane i holds block
- * 0, 4, 1, 5, 2, 6, 3, 7 (for i = 0 .. 7) of its eight (the loads' order, below), which owes r^(8 - that) in the last
- * 8-lane step, r^(16 - that) in the first set of the last 16-lane step; the second set's
- * are the 8-lane pass's. Lane 0 is block 0: r^8 and r^16 are there, for the steps. */
+ * the first set of the 16-lane pass at [24 + 8k ..], lane by lane. Lanes 0 .. 7 hold blocks
+ * 0, 4, 1, 5, 2, 6, 3, 7 of their eight (the loads' order, below); block j owes r^(8 - j)
+ * in the last 8-lane step, r^(16 - j) in the first set of the last 16-lane step; the
+ * second set's are the 8-lane pass's. Lane 0 is block 0: r^8 and r^16 are there, for the
+ * steps. */
 #define P8(k) (8 * (k))
 #define P16(k) (24 + 8 * (k))
 
@@ -45,7 +46,8 @@ static inline mult make_mult(__m512i r0, __m512i r1, __m512i r2)
 
 static inline mult load_mult(const uint64_t *p)
 {
-    return make_mult(_mm512_loadu_si512((const void *)p), _mm512_loadu_si512((const void *)(p + 8)),
+    return make_mult(_mm512_loadu_si512((const void *)p),
+                     _mm512_loadu_si512((const void *)(p + 8)),
                      _mm512_loadu_si512((const void *)(p + 16)));
 }
 
@@ -119,7 +121,8 @@ static void make_powers(poly1305_ctx *ctx)
 {
     const uint64_t rr[3] = {ctx->r[0], ctx->r[1], 0};
     const __m512i one = _mm512_set1_epi64(1);
-    const __m512i order = _mm512_set_epi64(0, 4, 1, 5, 2, 6, 3, 7);   /* 7 - the block lane i holds */
+    /* lane i: 7 - the block lane i holds */
+    const __m512i order = _mm512_set_epi64(0, 4, 1, 5, 2, 6, 3, 7);
     uint64_t l[3];
     __m512i v[3], w[3];
     mult m;
