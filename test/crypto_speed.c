@@ -37,6 +37,19 @@
  *   CHACHA20_CRYPT_1MB  1,000,000 bytes XORed with keystream, both sides
  *   CHACHA20_64     one 64-byte keystream call (what a FastRandom refill
  *                   makes), ns/call; OpenSSL encrypts 64 zero bytes
+ *   POLY1305_64, POLY1305_256, POLY1305_1MB  poly1305_mac of 64, 256 and
+ *                   1,000,000 bytes, ns/call and ns/byte, one fixed key (as
+ *                   bench_bitcoin's rows: so consecutive calls overlap, which
+ *                   is throughput, not latency); OpenSSL through EVP_MAC
+ *                   "POLY1305", one context made once, EVP_MAC_init with the
+ *                   key, update and final each call
+ *   AEAD_64, AEAD_256, AEAD_1MB  chacha20poly1305_encrypt of 64, 256 and
+ *                   1,000,000 bytes, no aad, a context made once, a new nonce
+ *                   each call; OpenSSL's EVP_chacha20_poly1305 the same way (one
+ *                   EVP_CIPHER_CTX keyed once; each call sets the nonce,
+ *                   encrypts, finishes and reads the tag)
+ *   FSAEAD_64       fschacha20poly1305_encrypt of 64 bytes (rekeying every 224
+ *                   packets), ns/call; no OpenSSL row
  *
  * OpenSSL is called through SHA*_Init/Update/Final, its fastest path for
  * short inputs, with whatever assembly it picks for this CPU. */
@@ -50,6 +63,8 @@
 #include <time.h>
 
 #include "crypto/chacha20.h"
+#include "crypto/chacha20poly1305.h"
+#include "crypto/poly1305.h"
 #include "crypto/impl.h"
 #include "crypto/ripemd160.h"
 #include "crypto/sha1.h"
@@ -154,6 +169,25 @@ static void op_chacha20(void) { chacha20_keystream(&chacha, bigout, BIG); }
 static void op_chacha20_crypt(void) { chacha20_crypt(&chacha, big, bigout, BIG); }
 static void op_chacha20_64(void) { chacha20_keystream(&chacha, bigout, 64); }
 
+static unsigned char mac_key[32], aead_nonce[12], aead_out[BIG + 16];
+static chacha20poly1305_ctx aead;
+static fschacha20poly1305_ctx fsaead;
+
+static void op_poly1305_64(void) { poly1305_mac(digest, big, 64, mac_key); }
+static void op_poly1305_256(void) { poly1305_mac(digest, big, 256, mac_key); }
+static void op_poly1305_1mb(void) { poly1305_mac(digest, big, BIG, mac_key); }
+
+static void aead_op(size_t len)
+{
+    aead_nonce[0]++;
+    chacha20poly1305_encrypt(&aead, aead_nonce, NULL, 0, big, len, aead_out);
+}
+
+static void op_aead_64(void) { aead_op(64); }
+static void op_aead_256(void) { aead_op(256); }
+static void op_aead_1mb(void) { aead_op(BIG); }
+static void op_fsaead_64(void) { fschacha20poly1305_encrypt(&fsaead, NULL, 0, big, 64, aead_out); }
+
 /* ---- OpenSSL ------------------------------------------------------------ */
 
 #ifdef HAVE_OPENSSL
@@ -245,8 +279,36 @@ static int chacha_setup(void)
     return chacha_ossl != NULL
         && EVP_EncryptInit_ex(chacha_ossl, EVP_chacha20(), NULL, key, iv) == 1;
 }
+
+static EVP_CIPHER_CTX *aead_ossl;
+
+static void ossl_aead_op(size_t len)
+{
+    int outl, finl;
+    aead_nonce[0]++;
+    EVP_EncryptInit_ex(aead_ossl, NULL, NULL, NULL, aead_nonce);
+    EVP_EncryptUpdate(aead_ossl, aead_out, &outl, big, (int)len);
+    EVP_EncryptFinal_ex(aead_ossl, aead_out + outl, &finl);
+    EVP_CIPHER_CTX_ctrl(aead_ossl, EVP_CTRL_AEAD_GET_TAG, 16, aead_out + len);
+}
+
+static void ossl_aead_64(void) { ossl_aead_op(64); }
+static void ossl_aead_256(void) { ossl_aead_op(256); }
+static void ossl_aead_1mb(void) { ossl_aead_op(BIG); }
+
+static int aead_setup(void)
+{
+    static const unsigned char key[32];
+    aead_ossl = EVP_CIPHER_CTX_new();
+    return aead_ossl != NULL
+        && EVP_EncryptInit_ex(aead_ossl, EVP_chacha20_poly1305(), NULL, key, aead_nonce) == 1;
+}
 #else
 static int chacha_setup(void) { return 0; }
+static int aead_setup(void) { return 0; }
+#define ossl_aead_64 NULL
+#define ossl_aead_256 NULL
+#define ossl_aead_1mb NULL
 #define ossl_chacha20 NULL
 #define ossl_chacha20_crypt NULL
 #define ossl_chacha20_64 NULL
@@ -295,6 +357,35 @@ static int sip_setup(void)
 #else
 #define ossl_siphash32 NULL
 static int sip_setup(void) { return 0; }
+#endif
+
+#ifdef HAVE_OPENSSL_SIPHASH
+static EVP_MAC_CTX *poly_ossl;
+
+static void ossl_poly1305_op(size_t len)
+{
+    size_t got;
+    EVP_MAC_init(poly_ossl, mac_key, sizeof mac_key, NULL);
+    EVP_MAC_update(poly_ossl, big, len);
+    EVP_MAC_final(poly_ossl, digest, &got, 16);
+}
+
+static void ossl_poly1305_64(void) { ossl_poly1305_op(64); }
+static void ossl_poly1305_256(void) { ossl_poly1305_op(256); }
+static void ossl_poly1305_1mb(void) { ossl_poly1305_op(BIG); }
+
+static int poly_setup(void)
+{
+    EVP_MAC *mac = EVP_MAC_fetch(NULL, "POLY1305", NULL);
+    poly_ossl = mac ? EVP_MAC_CTX_new(mac) : NULL;
+    EVP_MAC_free(mac);
+    return poly_ossl != NULL;
+}
+#else
+#define ossl_poly1305_64 NULL
+#define ossl_poly1305_256 NULL
+#define ossl_poly1305_1mb NULL
+static int poly_setup(void) { return 0; }
 #endif
 
 /* ---- timing ------------------------------------------------------------- */
@@ -402,6 +493,17 @@ int main(int argc, char **argv)
          ossl_chacha20_crypt, BIG},
         {"CHACHA20_64", "64-byte keystream, ns/call", "chacha20", op_chacha20_64,
          ossl_chacha20_64, 1},
+        {"POLY1305_64", "64 bytes, ns/call", "poly1305", op_poly1305_64, ossl_poly1305_64, 1},
+        {"POLY1305_256", "256 bytes, ns/call", "poly1305", op_poly1305_256, ossl_poly1305_256,
+         1},
+        {"POLY1305_1MB", "1 MB, ns/byte", "poly1305", op_poly1305_1mb, ossl_poly1305_1mb, BIG},
+        {"AEAD_64", "encrypt 64 bytes, ns/call", "chacha20poly1305", op_aead_64, ossl_aead_64,
+         1},
+        {"AEAD_256", "encrypt 256 bytes, ns/call", "chacha20poly1305", op_aead_256,
+         ossl_aead_256, 1},
+        {"AEAD_1MB", "encrypt 1 MB, ns/byte", "chacha20poly1305", op_aead_1mb, ossl_aead_1mb,
+         BIG},
+        {"FSAEAD_64", "encrypt 64 bytes, ns/call", "chacha20poly1305", op_fsaead_64, NULL, 1},
     };
     const size_t n_benches = sizeof benches / sizeof benches[0];
     row rows[MAX_ROWS];
@@ -439,6 +541,19 @@ int main(int argc, char **argv)
             if (strncmp(benches[b].name, "CHACHA20", 8) == 0)
                 benches[b].ossl_op = NULL;
     }
+    for (size_t i = 0; i < sizeof mac_key; i++)
+        mac_key[i] = (unsigned char)(i * 37 + 11);
+    {
+        static const unsigned char key[32];
+        chacha20poly1305_init(&aead, key);
+        fschacha20poly1305_init(&fsaead, key, 224);
+    }
+    if (!aead_setup() || !poly_setup()) {
+        for (size_t b = 0; b < n_benches; b++)
+            if (strncmp(benches[b].name, "AEAD", 4) == 0
+                || strncmp(benches[b].name, "POLY1305", 8) == 0)
+                benches[b].ossl_op = NULL;
+    }
     if (!sip_setup()) {
         for (size_t b = 0; b < n_benches; b++)
             if (strcmp(benches[b].name, "SipHash_32b") == 0)
@@ -472,6 +587,10 @@ int main(int argc, char **argv)
 #endif
 #ifdef HAVE_OPENSSL
     EVP_CIPHER_CTX_free(chacha_ossl);
+    EVP_CIPHER_CTX_free(aead_ossl);
+#endif
+#ifdef HAVE_OPENSSL_SIPHASH
+    EVP_MAC_CTX_free(poly_ossl);
 #endif
     sink = digest[0] + bigout[0] + small[0] + d64buf[0] + chain_state[0];
     return ran > 0 ? 0 : 1;

@@ -655,12 +655,16 @@ bad "-filter: no benchmark matches 'SHA'" -compare -filter=SHA
 # [standard] (always there) and the other implementations, then [openssl] with OpenSSL.
 good -list -compare
 [ "$(sed 's/ \[.*//' "$tmp/out" | uniq | tr '\n' ' ')" = \
-  "CHACHA20_1MB MerkleRoot MerkleRootWithMutation MuHash MuHashDiv MuHashFinalize MuHashMul \
-PrePadded RegularPadded SHA1 SHA256 SHA256D64_1024 SHA256_32b SHA3_256_1M SHA512 " ] ||
+  "CHACHA20_1MB CHACHA20_256BYTES CHACHA20_64BYTES FSCHACHA20POLY1305_1MB \
+FSCHACHA20POLY1305_256BYTES FSCHACHA20POLY1305_64BYTES MerkleRoot MerkleRootWithMutation MuHash \
+MuHashDiv MuHashFinalize MuHashMul POLY1305_1MB POLY1305_256BYTES POLY1305_64BYTES PrePadded \
+RegularPadded SHA1 SHA256 SHA256D64_1024 SHA256_32b SHA3_256_1M SHA512 " ] ||
     fail "-list -compare groups: $(cat "$tmp/out")"
 grep -v -q '^[A-Za-z0-9_]* \[[a-z0-9]*\]$' "$tmp/out" &&
     fail "-list -compare: malformed row names: $(cat "$tmp/out")"
-for h in CHACHA20_1MB SHA1 SHA256 SHA256D64_1024 SHA256_32b SHA3_256_1M SHA512; do
+for h in CHACHA20_1MB CHACHA20_256BYTES CHACHA20_64BYTES FSCHACHA20POLY1305_1MB \
+    FSCHACHA20POLY1305_256BYTES FSCHACHA20POLY1305_64BYTES POLY1305_1MB POLY1305_256BYTES \
+    POLY1305_64BYTES SHA1 SHA256 SHA256D64_1024 SHA256_32b SHA3_256_1M SHA512; do
     grep "^$h \[" "$tmp/out" >"$tmp/group"
     [ "$(sed -n 1p "$tmp/group")" = "$h [auto]" ] || fail "$h: [auto] is not first"
     [ "$(sed -n 2p "$tmp/group")" = "$h [standard]" ] || fail "$h: [standard] is not second"

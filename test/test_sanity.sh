@@ -11,10 +11,18 @@ make_tmp test_sanity
 # implementations this one offers (as -compare lists them: each "SHA256 [impl]" row), in
 # byte-wise order.
 always="CHACHA20_1MB
+CHACHA20_256BYTES
+CHACHA20_64BYTES
 ComplexMemPool
+FSCHACHA20POLY1305_1MB
+FSCHACHA20POLY1305_256BYTES
+FSCHACHA20POLY1305_64BYTES
 FastRandom_1bit
 FastRandom_32bit
 MempoolEviction
+POLY1305_1MB
+POLY1305_256BYTES
+POLY1305_64BYTES
 PrevectorClearNontrivial
 PrevectorClearTrivial
 PrevectorDeserializeNontrivial

@@ -4,12 +4,17 @@
  * PerformanceCounters). Usage:
  *
  *     nb_bench *b = nb_bench_new();
+ *     NB_RUN(b, .name = "SHA256", .unit = "byte", .batch = 1000000, .op = op, .arg = &ctx);
  *     nb_run(nb_unit(nb_batch(nb_name(b, "SHA256"), 1000000), "byte"), op, &ctx);
+ *     if (nb_get_error(b))
+ *         fprintf(stderr, "%s\n", nb_get_error_message(b));
  *     nb_bench_free(b);
  *
  * Setters are nanobench's `Bench::fooBar(x)` as `nb_foo_bar(b, x)`; each
- * returns b so calls chain. Setters copy strings. A bench is not thread-safe;
- * use one per thread. See doc/harness.md for the columns and the method.
+ * returns b so calls chain; NB_RUN sets and runs in one statement. Setters
+ * copy strings. Every function takes NULL for any pointer without crashing.
+ * A bench is not thread-safe; use one per thread. See doc/harness.md for the
+ * columns and the method; nanobench-single.h is this harness in one header.
  *
  * nb_run is defined here, inline, so that the op inlines at the call site:
  * the measured loop is "read clock, call op(arg) n times, read clock", and all

@@ -1,5 +1,8 @@
-/* Harness internals shared by the harness sources (src/bench) and its tests.
- * Not installed, not part of the API: layouts may change at any time. */
+/* Harness internals shared by the harness sources (src/bench): the structs'
+ * layouts and the functions one source calls in another. Not installed, not
+ * part of the API: layouts may change at any time. Tests use nb_test_hooks.h
+ * (which this includes) instead; only the counter group's own tests see the
+ * layouts here. */
 #ifndef NB_INTERNAL_H
 #define NB_INTERNAL_H
 

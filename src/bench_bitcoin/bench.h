@@ -71,6 +71,7 @@
 #define BENCH_AREAS(X) \
     X(crypto_hash) \
     X(chacha) \
+    X(aead) \
     X(prevector) \
     X(mempool_stress) \
     X(mempool_eviction) \

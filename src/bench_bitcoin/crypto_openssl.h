@@ -16,5 +16,15 @@ extern const bench_def bench_openssl_sha256d64_1024;  /* SHA256D64_1024, one inp
 extern const bench_def bench_openssl_sha3_256_1m;     /* SHA3_256_1M, through EVP_Digest */
 extern const bench_def bench_openssl_chacha20_1mb;    /* CHACHA20_1MB through EVP_chacha20
                                                        * (chacha.c, beside the benchmark) */
+extern const bench_def bench_openssl_chacha20_64;     /* CHACHA20_64BYTES (chacha.c) */
+extern const bench_def bench_openssl_chacha20_256;    /* CHACHA20_256BYTES (chacha.c) */
+/* FSCHACHA20POLY1305_* through EVP_chacha20_poly1305, POLY1305_* through EVP_MAC (OpenSSL 3
+ * only) (aead.c) */
+extern const bench_def bench_openssl_fschacha20poly1305_64;
+extern const bench_def bench_openssl_fschacha20poly1305_256;
+extern const bench_def bench_openssl_fschacha20poly1305_1mb;
+extern const bench_def bench_openssl_poly1305_64;
+extern const bench_def bench_openssl_poly1305_256;
+extern const bench_def bench_openssl_poly1305_1mb;
 
 #endif

@@ -13,7 +13,9 @@
     X(sha512) \
     X(chacha20) \
     X(sha3_256) \
-    X(num3072)
+    X(num3072) \
+    X(poly1305) \
+    X(chacha20poly1305)
 
 #define DECLARE_SET(P) extern const crypto_variant_set P##_variant_set;
 #define LIST_SET(P) &P##_variant_set,
