@@ -8,9 +8,9 @@
  * modes need to know about it (priority level, availability on this CPU, a per-epoch or
  * per-iteration setup, its default complexity N, the variant family it can be pinned on, an
  * OpenSSL counterpart).
- * The modes never call a benchmark's functions themselves: bench_row_run (the plain run,
- * -sanity-check, -instructions, -against's serving side) and bench_state_new (-compare's
- * alternatives) do.
+ * One definition serves every mode: bench_row_run runs a row for the plain run,
+ * -sanity-check, -asymptote, -instructions and -against's serving side; -compare makes each
+ * alternative's state with bench_state_new and runs its op_n in nb_compare.
  *
  * ---- How to add a benchmark ----
  *
@@ -29,8 +29,9 @@
  *         .family = "sha1", .openssl = BENCH_OPENSSL(sha1)},
  *
  *    Fields left out are zero, and zero means the usual: batch 1 and unit "op" (the
- *    harness's defaults), priority level high, every CPU runs it, no per-epoch setup, no
- *    complexity N, no variant family, no OpenSSL counterpart.
+ *    harness's defaults), priority level high, every CPU runs it, no per-epoch or
+ *    per-iteration setup, no complexity N, the harness's epochs, no variant family, no
+ *    OpenSSL counterpart.
  * 3. A new area file: one line X(area) in BENCH_AREAS below, and the file in Makefile.am
  *    (libbench_bitcoin's sources).
  *
