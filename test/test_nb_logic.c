@@ -736,14 +736,25 @@ static double fake_probe_ghz(void *ctx)
 
 /* The probe measures a plausible clock where there is one: between 0.2 and
  * 10 GHz on x86-64 and AArch64 (the chain's adds cannot retire faster than
- * one per cycle), 0 elsewhere. */
+ * one per cycle), 0 elsewhere. One reading is spoilt when the process is
+ * preempted inside it (the run's logic retakes those), so the median of
+ * five readings is what must be plausible. */
 static void test_probe_real(void)
 {
-    double g = nb_freq_probe_ghz();
+    double g[5], t;
+    size_t i, j;
+    for (i = 0; i < 5; i++) {
+        g[i] = nb_freq_probe_ghz();
+        for (j = i; j > 0 && g[j - 1] > g[j]; j--) {
+            t = g[j];
+            g[j] = g[j - 1];
+            g[j - 1] = t;
+        }
+    }
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
-    CHECKF(g > 0.2 && g < 10, "probe: %g GHz", g);
+    CHECKF(g[2] > 0.2 && g[2] < 10, "probe: median %g GHz of %g .. %g", g[2], g[0], g[4]);
 #else
-    CHECK(g == 0);
+    CHECK(g[2] == 0);
 #endif
 }
 
