@@ -37,6 +37,8 @@
  *   CHACHA20_CRYPT_1MB  1,000,000 bytes XORed with keystream, both sides
  *   CHACHA20_64     one 64-byte keystream call (what a FastRandom refill
  *                   makes), ns/call; OpenSSL encrypts 64 zero bytes
+ *   CHACHA20_256    256 bytes XORed with keystream in one call (four blocks,
+ *                   as bench_bitcoin's CHACHA20_256BYTES), ns/call, both sides
  *   POLY1305_64, POLY1305_256, POLY1305_1MB  poly1305_mac of 64, 256 and
  *                   1,000,000 bytes, ns/call and ns/byte, one fixed key (as
  *                   bench_bitcoin's rows: so consecutive calls overlap, which
@@ -168,6 +170,7 @@ static chacha20_ctx chacha;
 static void op_chacha20(void) { chacha20_keystream(&chacha, bigout, BIG); }
 static void op_chacha20_crypt(void) { chacha20_crypt(&chacha, big, bigout, BIG); }
 static void op_chacha20_64(void) { chacha20_keystream(&chacha, bigout, 64); }
+static void op_chacha20_256(void) { chacha20_crypt(&chacha, big, bigout, 256); }
 
 static unsigned char mac_key[32], aead_nonce[12], aead_out[BIG + 16];
 static chacha20poly1305_ctx aead;
@@ -272,6 +275,12 @@ static void ossl_chacha20_64(void)
     EVP_EncryptUpdate(chacha_ossl, bigout, &outl, zeros, 64);
 }
 
+static void ossl_chacha20_256(void)
+{
+    int outl;
+    EVP_EncryptUpdate(chacha_ossl, bigout, &outl, big, 256);
+}
+
 static int chacha_setup(void)
 {
     static const unsigned char key[32], iv[16];
@@ -312,6 +321,7 @@ static int aead_setup(void) { return 0; }
 #define ossl_chacha20 NULL
 #define ossl_chacha20_crypt NULL
 #define ossl_chacha20_64 NULL
+#define ossl_chacha20_256 NULL
 #define ossl_sha1 NULL
 #define ossl_sha256 NULL
 #define ossl_sha3_256 NULL
@@ -493,6 +503,8 @@ int main(int argc, char **argv)
          ossl_chacha20_crypt, BIG},
         {"CHACHA20_64", "64-byte keystream, ns/call", "chacha20", op_chacha20_64,
          ossl_chacha20_64, 1},
+        {"CHACHA20_256", "256-byte XOR, ns/call", "chacha20", op_chacha20_256,
+         ossl_chacha20_256, 1},
         {"POLY1305_64", "64 bytes, ns/call", "poly1305", op_poly1305_64, ossl_poly1305_64, 1},
         {"POLY1305_256", "256 bytes, ns/call", "poly1305", op_poly1305_256, ossl_poly1305_256,
          1},

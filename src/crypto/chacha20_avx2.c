@@ -1,6 +1,6 @@
 /* ChaCha20 blocks with AVX2: eight blocks at a time transposed across 256-bit
- * registers, then four across 128-bit ones, the last one to three by the
- * portable code. Rotations as in chacha20_sse41.c, on twice the width. */
+ * registers, the last one to seven in rows, two blocks to a 256-bit register
+ * (chacha20_x86.h). Rotations as in chacha20_sse41.c, on twice the width. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif

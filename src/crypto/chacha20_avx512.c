@@ -1,7 +1,7 @@
 /* ChaCha20 blocks with AVX-512 (F and VL): sixteen blocks at a time
- * transposed across 512-bit registers, then eight and four across narrower
- * ones, every rotation one vprold; the last one to three blocks by the
- * portable code. */
+ * transposed across 512-bit registers, then eight across 256-bit ones, the
+ * last one to seven in rows in 128- and 256-bit registers (chacha20_x86.h),
+ * every rotation one vprold. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif

@@ -25,17 +25,17 @@ void chacha20_blocks_portable(uint32_t state[16], unsigned char *out, const unsi
                               size_t blocks);
 
 /* 4 blocks at a time with the state transposed across SSE registers, the last
- * 1-3 blocks by the portable code (see chacha20_x86.h). SSSE3 instructions
- * (pshufb), built and chosen as part of the SSE4.1 group. */
+ * 1-3 blocks in rows (see chacha20_x86.h). SSSE3 instructions (pshufb), built
+ * and chosen as part of the SSE4.1 group. */
 void chacha20_blocks_sse41(uint32_t state[16], unsigned char *out, const unsigned char *in,
                            size_t blocks);
 
-/* 8 blocks at a time in AVX2 registers, then 4, then the portable code. */
+/* 8 blocks at a time transposed across AVX2 registers, the last 1-7 in rows. */
 void chacha20_blocks_avx2(uint32_t state[16], unsigned char *out, const unsigned char *in,
                           size_t blocks);
 
-/* 16 blocks at a time in AVX-512 registers, then 8 and 4, all with AVX-512's
- * rotate (F and VL), then the portable code. */
+/* 16 blocks at a time transposed across AVX-512 registers, then 8, the last 1-7
+ * in rows, all with AVX-512's rotate (F and VL). */
 void chacha20_blocks_avx512(uint32_t state[16], unsigned char *out, const unsigned char *in,
                             size_t blocks);
 

@@ -1,7 +1,7 @@
 /* ChaCha20 blocks with SSSE3 (built with the SSE4.1 group's flags and chosen
  * when CPUID reports SSE4.1 and SSSE3): four blocks at a time transposed, the
- * last one to three by the portable code. The 16- and 8-bit rotations are byte
- * shuffles (pshufb); 12 and 7 are two shifts and an or. */
+ * last one to three in rows (chacha20_x86.h). The 16- and 8-bit rotations are
+ * byte shuffles (pshufb); 12 and 7 are two shifts and an or. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif

@@ -36,13 +36,17 @@ static const crypto_variant chacha20_table[] = {
  * handle. */
 #define TEST_MAX_BLOCKS 47
 
+#define TEST_STARTS 4
+
 /* fn against the portable block function on every count from 1 to 47 blocks, keystream,
- * XOR and XOR in place, on unaligned buffers, from a counter that carries from word 12
- * into 13 inside the first 16 blocks and from one that wraps the whole 64-bit counter;
- * the output and the counter left in the state must match. */
+ * XOR and XOR in place, on unaligned buffers, from counters that carry from word 12 into 13
+ * after 7 blocks (inside the first 8 or 16) and after 1 (inside the shortest calls), and
+ * from ones that wrap the whole 64-bit counter after 13 and after 2 blocks; the output and
+ * the counter left in the state must match. */
 static int blocks_ok(chacha20_blocks_fn fn)
 {
-    static const uint64_t starts[2] = {0x00000005fffffff9, 0xfffffffffffffff3};
+    static const uint64_t starts[TEST_STARTS] = {0x00000005fffffff9, 0x00000007ffffffff,
+                                                 0xfffffffffffffff3, 0xfffffffffffffffe};
     /* static: under the variant lock, one self-test at a time */
     static unsigned char raw_in[TEST_MAX_BLOCKS * 64 + 1];
     static unsigned char raw_ref[TEST_MAX_BLOCKS * 64 + 1], raw_got[TEST_MAX_BLOCKS * 64 + 1];
@@ -53,7 +57,7 @@ static int blocks_ok(chacha20_blocks_fn fn)
     crypto_variant_test_fill(in, TEST_MAX_BLOCKS * 64, 0x7f4a7c15);
     chacha20_set_key(&base, key);
     chacha20_set_iv(&base, 0x0123456789abcdef);
-    for (size_t s = 0; s < 2; s++) {
+    for (size_t s = 0; s < TEST_STARTS; s++) {
         for (size_t n = 1; n <= TEST_MAX_BLOCKS; n++) {
             for (int xor_in = 0; xor_in < 2; xor_in++) {
                 const unsigned char *src = xor_in ? in : NULL;

@@ -1,8 +1,8 @@
 /* Internal to the crypto library: ChaCha20 block code shared by the x86
  * variants (chacha20_sse41.c, chacha20_avx2.c, chacha20_avx512.c), each of
  * which includes this file once, compiled with its own flags. The includer
- * defines CHACHA_X86_256 for the 8-block code (AVX2), and may define
- * CHACHA_X86_OWN_ROTATE and its own
+ * defines CHACHA_X86_256 for the 8-block and the 256-bit row code (AVX2), and
+ * may define CHACHA_X86_OWN_ROTATE and its own
  *
  *     static inline __m128i chacha_rotl128(__m128i v, int n);
  *     static inline __m256i chacha_rotl256(__m256i v, int n);
@@ -11,18 +11,19 @@
  * default they are SSSE3/AVX2 byte shuffles for 16 and 8, two shifts and an
  * or for 12 and 7.
  *
- * Several blocks at once, transposed: vector i holds word i of each block,
- * one block a lane, so the quarter-rounds are plain lane-wise arithmetic; the
- * words are transposed back into blocks at the end. Every function writes
- * whole blocks (XORed with in when in is not NULL) and advances the counter
- * in state, as chacha20_impl.h says.
- *
- * The last one to three blocks of a call go to the portable code, and so does
- * a call of one block (a FastRandom refill): one block is a chain of 80
- * dependent add-xor-rotate steps, which in the general registers run as four
- * column chains side by side, and in vector registers (its four rows in four
- * registers) also wait for lane rotations (doc/crypto.md, "ChaCha20"; the
- * figures in doc/measurements.md). */
+ * Two layouts. Many blocks at once, transposed: vector i holds word i of each
+ * block, one block a lane, so the quarter-rounds are plain lane-wise
+ * arithmetic, limited by how many instructions the vector units retire; the
+ * words are transposed back into blocks at the end. A few blocks in rows
+ * (below): each block one chain of dependent steps, limited by their latency,
+ * several chains side by side for the price of one. The 4- and 8-block
+ * transposed code is faster from four blocks (SSE) or eight (AVX2, AVX-512)
+ * on; fewer, and what a call leaves below that, go in rows, so that a call of
+ * one block (a FastRandom refill) takes about two thirds of the portable
+ * code's time (doc/crypto.md, "ChaCha20"; the figures in
+ * doc/measurements.md). Every function writes whole blocks (XORed with in
+ * when in is not NULL) and advances the counter in state, as chacha20_impl.h
+ * says. */
 #ifndef CRYPTO_CHACHA20_X86_H
 #define CRYPTO_CHACHA20_X86_H
 
@@ -187,6 +188,89 @@ static inline void chacha_x86_store128(unsigned char *out, const unsigned char *
     } while (0)
 #endif
 
+/* ---- rows: a few blocks, each one dependency chain ---------------------------------------
+ *
+ * A block as four rows of four words, one vector each (a = words 0-3, b = 4-7, c = 8-11,
+ * d = 12-15), one block to a 128-bit lane: a quarter-round is then the block's four column
+ * (or diagonal) quarter-rounds at once, and the rounds are one chain of 12 dependent
+ * add, xor and rotate steps each. Between a column and a diagonal round a, c and d rotate
+ * across lanes and b stays: lane j then holds the diagonal through word 4 + j, a is
+ * rotated while b's last steps run and c and d long before they are needed, so no
+ * rotation lengthens the chain (rotating b, as is usual, adds one to every round). A few
+ * such chains (blocks a lane, or sets of vectors) run side by side for the price of one
+ * while the vector units have room. */
+#define CHACHA_ROWS_DOUBLE_ROUND(ADD, XOR, ROT, SHUF, a, b, c, d) \
+    do { \
+        CHACHA_QR(ADD, XOR, ROT, a, b, c, d); \
+        a = SHUF(a, 0x93); c = SHUF(c, 0x39); d = SHUF(d, 0x4e); \
+        CHACHA_QR(ADD, XOR, ROT, a, b, c, d); \
+        a = SHUF(a, 0x39); c = SHUF(c, 0x93); d = SHUF(d, 0x4e); \
+    } while (0)
+
+/* Each block count of the row functions is its own code: the compiler must inline them into
+ * every call with a constant count (the unused sets are then gone, not kept live). */
+#ifdef __GNUC__
+#define CHACHA_X86_ROWS_INLINE static inline __attribute__((always_inline))
+#else
+#define CHACHA_X86_ROWS_INLINE static inline
+#endif
+
+static inline __m128i chacha_x86_load128(const void *p)
+{
+    return _mm_loadu_si128((const __m128i *)p);
+}
+
+#define CHACHA_SHUF128(v, m) _mm_shuffle_epi32(v, m)
+#define CHACHA_ROWS128_ROUND(k) \
+    CHACHA_ROWS_DOUBLE_ROUND(CHACHA_ADD128, CHACHA_XOR128, chacha_rotl128, CHACHA_SHUF128, \
+                             a##k, b##k, c##k, d##k)
+#define CHACHA_ROWS128_STORE(k) \
+    do { \
+        chacha_x86_store128(out, in, 64 * k, _mm_add_epi32(a##k, s0)); \
+        chacha_x86_store128(out, in, 64 * k + 16, _mm_add_epi32(b##k, s1)); \
+        chacha_x86_store128(out, in, 64 * k + 32, _mm_add_epi32(c##k, s2)); \
+        chacha_x86_store128(out, in, 64 * k + 48, _mm_add_epi32(d##k, t##k)); \
+    } while (0)
+
+/* n (1 to 3, a constant where inlined) blocks, one set of four 128-bit rows each. */
+CHACHA_X86_ROWS_INLINE void chacha_x86_rows128(uint32_t state[16], unsigned char *out,
+                                      const unsigned char *in, const int n)
+{
+    const __m128i s0 = chacha_x86_load128(state), s1 = chacha_x86_load128(state + 4);
+    const __m128i s2 = chacha_x86_load128(state + 8), t0 = chacha_x86_load128(state + 12);
+    /* words 12-13 are the 64-bit counter: one 64-bit add gives the next blocks' */
+    const __m128i t1 = _mm_add_epi64(t0, _mm_set_epi64x(0, 1));
+    const __m128i t2 = _mm_add_epi64(t0, _mm_set_epi64x(0, 2));
+    __m128i a0 = s0, b0 = s1, c0 = s2, d0 = t0;
+    __m128i a1 = s0, b1 = s1, c1 = s2, d1 = t1;
+    __m128i a2 = s0, b2 = s1, c2 = s2, d2 = t2;
+    for (int i = 0; i < 10; i++) {
+        CHACHA_ROWS128_ROUND(0);
+        if (n > 1)
+            CHACHA_ROWS128_ROUND(1);
+        if (n > 2)
+            CHACHA_ROWS128_ROUND(2);
+    }
+    CHACHA_ROWS128_STORE(0);
+    if (n > 1)
+        CHACHA_ROWS128_STORE(1);
+    if (n > 2)
+        CHACHA_ROWS128_STORE(2);
+    chacha_x86_advance(state, (unsigned)n);
+}
+
+/* 1 to 3 blocks as chacha_x86_rows128, each count its own code. */
+static inline void chacha_x86_rows128_any(uint32_t state[16], unsigned char *out,
+                                          const unsigned char *in, size_t blocks)
+{
+    if (blocks == 1)
+        chacha_x86_rows128(state, out, in, 1);
+    else if (blocks == 2)
+        chacha_x86_rows128(state, out, in, 2);
+    else
+        chacha_x86_rows128(state, out, in, 3);
+}
+
 /* Words 4g..4g+3 of four blocks (a, b, c, d): the input words (sa .. sd)
  * added, transposed into rows, each row stored in its block. */
 static inline void chacha_x86_4group(unsigned char *out, const unsigned char *in, int g,
@@ -235,7 +319,7 @@ static inline void chacha_x86_4blocks(uint32_t state[16], unsigned char *out,
     chacha_x86_advance(state, 4);
 }
 
-/* Any number of blocks: four at a time, the rest by the portable code. */
+/* Any number of blocks: four at a time transposed, the last 1-3 in rows. */
 static inline void chacha_x86_from4(uint32_t state[16], unsigned char *out,
                                     const unsigned char *in, size_t blocks)
 {
@@ -246,7 +330,7 @@ static inline void chacha_x86_from4(uint32_t state[16], unsigned char *out,
             in += 256;
     }
     if (blocks > 0)
-        chacha20_blocks_portable(state, out, in, blocks);
+        chacha_x86_rows128_any(state, out, in, blocks);
 }
 
 #ifdef CHACHA_X86_256
@@ -316,7 +400,78 @@ static inline void chacha_x86_8blocks(uint32_t state[16], unsigned char *out,
     chacha_x86_advance(state, 8);
 }
 
-/* Any number of blocks: eight at a time, then as chacha_x86_from4. */
+#define CHACHA_SHUF256(v, m) _mm256_shuffle_epi32(v, m)
+#define CHACHA_ROWS256_ROUND(k) \
+    CHACHA_ROWS_DOUBLE_ROUND(CHACHA_ADD256, CHACHA_XOR256, chacha_rotl256, CHACHA_SHUF256, \
+                             a##k, b##k, c##k, d##k)
+/* Set k's two blocks, 2k and 2k + 1 (the second only when n > 2k + 1). */
+#define CHACHA_ROWS256_STORE(k) \
+    do { \
+        const __m256i a_ = _mm256_add_epi32(a##k, s0), b_ = _mm256_add_epi32(b##k, s1); \
+        const __m256i c_ = _mm256_add_epi32(c##k, s2), d_ = _mm256_add_epi32(d##k, t##k); \
+        chacha_x86_store256(out, in, 128 * k, _mm256_permute2x128_si256(a_, b_, 0x20)); \
+        chacha_x86_store256(out, in, 128 * k + 32, _mm256_permute2x128_si256(c_, d_, 0x20)); \
+        if (n > 2 * k + 1) { \
+            chacha_x86_store256(out, in, 128 * k + 64, \
+                                _mm256_permute2x128_si256(a_, b_, 0x31)); \
+            chacha_x86_store256(out, in, 128 * k + 96, \
+                                _mm256_permute2x128_si256(c_, d_, 0x31)); \
+        } \
+    } while (0)
+
+/* n (2 to 8, a constant where inlined) blocks in rows, two blocks to a set of four 256-bit
+ * rows (one block a 128-bit lane). */
+CHACHA_X86_ROWS_INLINE void chacha_x86_rows256(uint32_t state[16], unsigned char *out,
+                                      const unsigned char *in, const int n)
+{
+    const __m256i s0 = _mm256_broadcastsi128_si256(chacha_x86_load128(state));
+    const __m256i s1 = _mm256_broadcastsi128_si256(chacha_x86_load128(state + 4));
+    const __m256i s2 = _mm256_broadcastsi128_si256(chacha_x86_load128(state + 8));
+    const __m256i s3 = _mm256_broadcastsi128_si256(chacha_x86_load128(state + 12));
+    const __m256i t0 = _mm256_add_epi64(s3, _mm256_set_epi64x(0, 1, 0, 0));
+    const __m256i t1 = _mm256_add_epi64(s3, _mm256_set_epi64x(0, 3, 0, 2));
+    const __m256i t2 = _mm256_add_epi64(s3, _mm256_set_epi64x(0, 5, 0, 4));
+    const __m256i t3 = _mm256_add_epi64(s3, _mm256_set_epi64x(0, 7, 0, 6));
+    __m256i a0 = s0, b0 = s1, c0 = s2, d0 = t0;
+    __m256i a1 = s0, b1 = s1, c1 = s2, d1 = t1;
+    __m256i a2 = s0, b2 = s1, c2 = s2, d2 = t2;
+    __m256i a3 = s0, b3 = s1, c3 = s2, d3 = t3;
+    for (int i = 0; i < 10; i++) {
+        CHACHA_ROWS256_ROUND(0);
+        if (n > 2)
+            CHACHA_ROWS256_ROUND(1);
+        if (n > 4)
+            CHACHA_ROWS256_ROUND(2);
+        if (n > 6)
+            CHACHA_ROWS256_ROUND(3);
+    }
+    CHACHA_ROWS256_STORE(0);
+    if (n > 2)
+        CHACHA_ROWS256_STORE(1);
+    if (n > 4)
+        CHACHA_ROWS256_STORE(2);
+    if (n > 6)
+        CHACHA_ROWS256_STORE(3);
+    chacha_x86_advance(state, (unsigned)n);
+}
+
+/* 1 to 7 blocks in rows: one in 128-bit vectors, more two to a 256-bit set (seven as four
+ * sets cost less than four blocks transposed and three in rows), each count its own code. */
+static inline void chacha_x86_rows256_any(uint32_t state[16], unsigned char *out,
+                                          const unsigned char *in, size_t blocks)
+{
+    switch (blocks) {
+    case 1: chacha_x86_rows128(state, out, in, 1); break;
+    case 2: chacha_x86_rows256(state, out, in, 2); break;
+    case 3: chacha_x86_rows256(state, out, in, 3); break;
+    case 4: chacha_x86_rows256(state, out, in, 4); break;
+    case 5: chacha_x86_rows256(state, out, in, 5); break;
+    case 6: chacha_x86_rows256(state, out, in, 6); break;
+    default: chacha_x86_rows256(state, out, in, 7); break;
+    }
+}
+
+/* Any number of blocks: eight at a time transposed, the last 1-7 in rows. */
 static inline void chacha_x86_from8(uint32_t state[16], unsigned char *out,
                                     const unsigned char *in, size_t blocks)
 {
@@ -326,7 +481,8 @@ static inline void chacha_x86_from8(uint32_t state[16], unsigned char *out,
         if (in)
             in += 512;
     }
-    chacha_x86_from4(state, out, in, blocks);
+    if (blocks > 0)
+        chacha_x86_rows256_any(state, out, in, blocks);
 }
 #endif
 

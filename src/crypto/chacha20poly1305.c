@@ -2,11 +2,11 @@
  * message with the functions of the variant in use (chacha20poly1305_impl.h).
  *
  * A message goes in three kinds of steps. The first computes block 0 (the Poly1305 key)
- * and the first data blocks in one call of burst blocks, into a buffer; the middle ones
- * encrypt up to CHUNK_BLOCKS whole blocks straight from in to out, and Poly1305 then reads
- * the ciphertext just written while it is still in the first-level cache; the last computes
- * the blocks around the message's end, again a burst into the buffer. A burst is what a
- * vector ChaCha20 computes at once for the price of one block, so a message of a few
+ * and the first data blocks in one call of up to a burst of blocks, into a buffer; the
+ * middle ones encrypt up to CHUNK_BLOCKS whole blocks straight from in to out, and Poly1305
+ * then reads the ciphertext just written while it is still in the first-level cache; the
+ * last computes the blocks around the message's end, again one call into the buffer. A
+ * vector ChaCha20 computes a few blocks for about the price of one, so a message of a few
  * blocks costs one call. Decryption cannot write before the tag is checked: it
  * authenticates the whole ciphertext first, then decrypts in the same steps. */
 #ifdef HAVE_CONFIG_H
@@ -26,7 +26,7 @@
 #define CHUNK_BLOCKS 64
 
 const chacha20poly1305_fns chacha20poly1305_portable = {
-    chacha20_blocks_portable, poly1305_blocks_portable, 1
+    chacha20_blocks_portable, poly1305_blocks_portable, 1, 1
 };
 
 const chacha20poly1305_fns *chacha20poly1305_impl = &chacha20poly1305_portable;
@@ -71,11 +71,11 @@ static void xor_bytes(unsigned char *out, const unsigned char *in, const unsigne
         out[i] = (unsigned char)(in[i] ^ ks[i]);
 }
 
-/* The keystream call of a burst step: blocks when the variant computes exactly what is
- * asked (burst 1), else a whole burst. */
+/* The keystream call of a step that needs blocks (at most a burst): those, or the whole
+ * burst where that costs no more. */
 static size_t burst_of(const chacha20poly1305_fns *f, size_t blocks)
 {
-    return f->burst > 1 ? f->burst : blocks;
+    return blocks >= f->burst_from ? f->burst : blocks;
 }
 
 /* The keystream buffer of the first step: block 0 and the first data blocks. */
@@ -109,17 +109,10 @@ static void crypt_steps(const chacha20poly1305_fns *f, uint32_t st[16], head *h,
         mac_padded(f, p, out, done);
     if (done == len)
         return;
-    /* Whole blocks straight through, in multiples of four for a vector variant (whose
-     * functions leave the last 1-3 blocks of a call to the portable code), keeping for the
-     * last step the rest and as many more whole blocks as its burst computes anyway. */
+    /* Whole blocks straight through; but where a partial block is left and the whole blocks
+     * fit beside it in a burst, all of them in the last step's one call. */
     whole = (len - done) / 64;
-    keep = 0;
-    if (f->burst > 1) {
-        size_t room = f->burst - ((len - done) % 64 != 0);
-        keep = whole % 4;
-        while (keep + 4 <= room && keep + 4 <= whole)
-            keep += 4;
-    }
+    keep = f->burst > 1 && (len - done) % 64 != 0 && whole < f->burst ? whole : 0;
     for (whole -= keep; whole > 0;) {
         size_t n = whole < CHUNK_BLOCKS ? whole : CHUNK_BLOCKS;
         f->chacha(st, out + done, in + done, n);

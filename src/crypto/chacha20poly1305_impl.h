@@ -11,13 +11,17 @@
 #include "crypto/poly1305_impl.h"
 
 /* A ChaCha20 block function, a Poly1305 block function (chacha20_impl.h, poly1305_impl.h),
- * and burst: how many blocks the ChaCha20 function is asked for where fewer are needed (the
- * first blocks of a message, with block 0's Poly1305 key, and its last), because that many
- * cost it no more than one (1: exactly what is needed). At most CHACHA20POLY1305_BURST_MAX. */
+ * burst and burst_from. burst: the most blocks the first step (block 0, with Poly1305's
+ * key, and the first data blocks) and the last step (the blocks around the message's end)
+ * compute in one call of the ChaCha20 function into a buffer, at most
+ * CHACHA20POLY1305_BURST_MAX. Each computes the blocks it needs, or the whole burst when it
+ * needs burst_from blocks or more (1 <= burst_from <= burst), where the function takes no
+ * longer for the burst than for that many. */
 typedef struct {
     chacha20_blocks_fn chacha;
     poly1305_blocks_fn poly;
     unsigned burst;
+    unsigned burst_from;
 } chacha20poly1305_fns;
 
 #define CHACHA20POLY1305_BURST_MAX 16
