@@ -65,18 +65,38 @@ bad() {
 }
 
 # ---- link-level layers (nm) ---------------------------------------------------------------
+# The layer checks (test_*_layers.sh) read an archive's objects with nm: an object's undefined
+# symbols, matched against what the archive's other objects define, give the edges "A uses
+# B"; the rules are then checked on the edges. Each check first shows it catches a planted
+# violation.
+
+# layer_tools: skips (77) the test where nm or tsort is missing.
+layer_tools() {
+    command -v nm >/dev/null 2>&1 || skip "nm is not installed (binutils)"
+    command -v tsort >/dev/null 2>&1 || skip "tsort is not installed (coreutils)"
+}
 
 # archive_symbols ARCHIVE PREFIX: "member type symbol" for every global symbol of ARCHIVE's
 # members (defined: T, D, B, ...; undefined: U), members named without PREFIX (libtool's
 # per-target "lib..._la-").
 archive_symbols() {
     nm -A -g "$1" | awk -v pre="$2" '{
-        split($1, p, ":"); m = p[2]; if (pre != "" && index(m, pre) == 1) m = substr(m, length(pre) + 1)
+        split($1, p, ":"); m = p[2]
+        if (pre != "" && index(m, pre) == 1) m = substr(m, length(pre) + 1)
         print m, $(NF - 1), $NF }'
 }
 
-# layer_edges < "member type symbol" lines: "user used" for each symbol a member leaves
-# undefined that another member defines.
+# layer_symbols OUT ARCHIVE PREFIX: archive_symbols into OUT; fails the test, and ends it,
+# where ARCHIVE is missing or nm lists nothing in it.
+layer_symbols() {
+    [ -f "$2" ] || { echo "FAIL: $2 is missing: build first"; exit 1; }
+    archive_symbols "$2" "$3" >"$1"
+    [ -s "$1" ] || { echo "FAIL: nm listed no symbols in $2"; exit 1; }
+}
+
+# layer_edges < "member type symbol" lines: "user used symbol", sorted, for each member that
+# leaves undefined a symbol another member defines (one line a pair of members, naming the
+# first such symbol).
 layer_edges() {
     awk '{ if ($2 == "U") used[$1] = used[$1] " " $3; else def[$3] = $1 }
     END {
@@ -84,21 +104,40 @@ layer_edges() {
             n = split(used[m], s, " ")
             for (i = 1; i <= n; i++)
                 if ((s[i] in def) && def[s[i]] != m && !seen[m " " def[s[i]]]++)
-                    print m, def[s[i]]
+                    print m, def[s[i]], s[i]
         }
-    }'
+    }' | sort
 }
 
 # layer_cycle EDGES_FILE: prints the members on a cycle and returns 1 when there is one.
 layer_cycle() {
-    if ! tsort <"$1" >/dev/null 2>"$1.loop"; then
-        echo "cycle: $(grep -v 'input contains a loop' "$1.loop" | sed 's/^tsort: //' | tr '\n' ' ')"
+    if ! awk '{ print $1, $2 }' "$1" | tsort >/dev/null 2>"$1.loop"; then
+        echo "cycle: $(grep -v 'input contains a loop' "$1.loop" | sed 's/^tsort: //' |
+            tr '\n' ' ')"
         return 1
     fi
     return 0
 }
 
-# layer_print MEMBERS_FILE EDGES_FILE: the members layer by layer (layer 0 uses nothing of the
+# layer_order LAYERS_FILE SYMS_FILE EDGES_FILE: the members keep a declared order. LAYERS_FILE
+# holds one layer a line, lowest first: a name, then its members without ".o". Each member
+# uses only members of the layers before its own (none of its own layer), every member of
+# SYMS_FILE is in a layer (a new file is placed on purpose) and every listed one is in
+# SYMS_FILE. Prints each broken rule, and returns 1 if any.
+layer_order() {
+    awk 'FILENAME == ARGV[1] { for (i = 2; i <= NF; i++) rank[$i] = FNR; next }
+        FILENAME == ARGV[2] { o = $1; sub(/\.o$/, "", o); seen[o] = 1; next }
+        { u = $1; d = $2; sub(/\.o$/, "", u); sub(/\.o$/, "", d)
+          if ((u in rank) && (d in rank) && rank[d] >= rank[u]) {
+              print u " (layer " rank[u] ") uses " $3 " of " d " (layer " rank[d] ")"; bad++ } }
+        END {
+            for (o in seen) if (!(o in rank)) { print "object " o " is in no layer"; bad++ }
+            for (o in rank) if (!(o in seen)) { print "layer object " o " is not built"; bad++ }
+            exit bad ? 1 : 0
+        }' "$1" "$2" "$3"
+}
+
+# layer_print SYMS_FILE EDGES_FILE: the members layer by layer (layer 0 uses nothing of the
 # others; each member sits one above the highest it uses), for the log.
 layer_print() {
     awk 'NR == FNR { obj[$1] = 1; next } { use[$1] = use[$1] " " $2 }
