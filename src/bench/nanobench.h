@@ -650,7 +650,7 @@ int nb_markdown_text(FILE *out, const char *text);
  * of backticks, a space inside each delimiter where it starts or ends with
  * one; escaped as above. */
 int nb_markdown_code(FILE *out, const char *text);
-/* The width text takes in a cell once escaped (0 for NULL). */
+/* The width text takes in a cell once escaped, in characters (UTF-8; 0 for NULL). */
 size_t nb_markdown_width(const char *text);
 
 /* ---- Rng, complexity, templates (nb_rng.c, nb_bigo.c, nb_render.c) ---- */

@@ -27,8 +27,8 @@ size_t nb_markdown_width(const char *text)
     size_t n = 0;
     if (!text)
         return 0;
-    for (; *text; ++text)
-        n += *text == '|' ? 2 : 1;
+    for (; *text; ++text)   /* characters: a UTF-8 continuation byte adds none */
+        n += ((unsigned char)*text & 0xC0) == 0x80 ? 0 : *text == '|' ? 2 : 1;
     return n;
 }
 

@@ -9,6 +9,7 @@
 #include "bench_bitcoin/filter.h"
 #include "bench_bitcoin/modes.h"
 #include "bench_bitcoin/peer.h"
+#include "bench_bitcoin/sequential.h"
 #include "bench_bitcoin/verdict.h"
 #include "crypto/sha256.h"
 #include "util/alloc.h"
@@ -19,12 +20,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-/* Rounds per benchmark: at least enough for a paired interval to mean something, at most what
- * keeps a fast op's comparison short; between them, as many as the measuring time affords. */
-/* 16: two rounds per pair of processes (below), one with either build first. */
-#define MIN_ROUNDS 16
-#define MAX_ROUNDS 64
+/* Rounds per -min-time: the epoch target is -min-time / 2 / ROUNDS_PER_BUDGET, so that a row
+ * that spends its -min-time measures about 64 rounds; a row may spend up to CAP_FACTOR times
+ * its -min-time (MAX_ROUNDS at most) when the rows before it left time over. */
+#define ROUNDS_PER_BUDGET 64
+#define CAP_FACTOR 16
+#define MAX_ROUNDS 1024
 /* Pairs of serving processes (one of each build per pair) the rounds are spread over. Two
  * processes of one build differ by a few percent on rows that allocate or walk a megabyte
  * (where their memory lies physically, and their allocator's state, differ, and stay for
@@ -55,6 +58,8 @@ static int cmp_double(const void *a, const void *b)
 static double median(const double *v, size_t n)
 {
     double s[MAX_ROUNDS];
+    if (n == 0)
+        return NAN;
     memcpy(s, v, n * sizeof *v);
     qsort(s, n, sizeof *s, cmp_double);
     return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
@@ -196,11 +201,22 @@ typedef struct {
     char doing[128];           /* "running SHA256", for messages */
     double target_ns;          /* how long an epoch should last */
     uint64_t n;                /* every epoch's iterations */
-    size_t rounds;
-    double self_ns[MAX_ROUNDS];   /* per iteration, per round */
+    double self_batch, other_batch;   /* units per iteration, each side's */
+    size_t max_rounds;         /* what the per-row cap affords */
+    size_t rounds;             /* measured so far */
+    double spent_ns;           /* the rounds' epochs, both sides */
+    double self_ns[MAX_ROUNDS];   /* per unit, per round */
     double other_ns[MAX_ROUNDS];
     size_t pair[MAX_ROUNDS];      /* the pair of processes that measured the round */
 } plan;
+
+/* What the looks of one row need from the whole comparison. */
+typedef struct {
+    size_t rows;               /* rows compared: the union bound's */
+    double equivalence;        /* -equivalence, percent */
+    double allowance_ns;       /* this row's share of the suite's measuring time */
+    int exhaust;               /* BENCH_BITCOIN_AGAINST_DUMP: every look, to the cap */
+} look_plan;
 
 /* Sends m and receives the answer of kind want into *m. 0, or -1 after one error line. */
 static int ask(bench_peer *p, against_msg *m, against_kind want, const char *doing,
@@ -231,8 +247,8 @@ static int epoch(bench_peer *p, const plan *pl, uint64_t n, double *ns)
 }
 
 /* Sizes the epochs on this build's side: grows them until one lasts the target, then sets
- * pl->n and pl->rounds. 0, or -1 after one error line. */
-static int calibrate(bench_peer *self, bench_peer *other, plan *pl, double budget_ns)
+ * pl->n and pl->max_rounds (what cap_ns affords). 0, or -1 after one error line. */
+static int calibrate(bench_peer *self, bench_peer *other, plan *pl, double cap_ns)
 {
     uint64_t n = 1;
     double ns, per, rounds, ignored;
@@ -260,36 +276,63 @@ static int calibrate(bench_peer *self, bench_peer *other, plan *pl, double budge
         pl->n = 1;
     if ((double)pl->n * per > pl->target_ns)
         pl->target_ns = (double)pl->n * per;   /* an op slower than the target */
-    rounds = floor(budget_ns / pl->target_ns);
-    pl->rounds = rounds < MIN_ROUNDS ? MIN_ROUNDS : rounds > MAX_ROUNDS ? MAX_ROUNDS
-                                                                       : (size_t)rounds;
-    /* every pair measures as many rounds with either side first */
-    pl->rounds -= pl->rounds % (2 * AGAINST_PAIRS);
+    /* the planned target's rounds: an epoch a little over it (whole iterations) costs none */
+    rounds = floor(cap_ns / (2 * pl->target_ns) * 1.05);
+    pl->max_rounds = rounds > MAX_ROUNDS ? MAX_ROUNDS : (size_t)rounds;
     return 0;
 }
 
-/* The rounds, spread over the pairs: round r on pair r % AGAINST_PAIRS, this build first in
- * the pair's even rounds and the other first in its odd ones. Every pair but the first (which
- * calibrated) first runs one epoch on each side, unmeasured, so that all enter the rounds
- * warm. 0, or -1. */
-static int measure(bench_peer *self, bench_peer *other, plan *pl)
+/* Rounds pl->rounds .. to, spread over the pairs: round r on pair r % AGAINST_PAIRS, this
+ * build first in the pair's even rounds and the other first in its odd ones. 0, or -1. */
+static int run_rounds(bench_peer *self, bench_peer *other, plan *pl, size_t to)
 {
-    size_t r, j;
-    double ignored;
-    for (j = 1; j < AGAINST_PAIRS; j++)
-        if (epoch(&self[j], pl, pl->n, &ignored) != 0
-            || epoch(&other[j], pl, pl->n, &ignored) != 0)
-            return -1;
-    for (r = 0; r < pl->rounds; r++) {
-        size_t k = r % AGAINST_PAIRS, turn = r / AGAINST_PAIRS;
+    for (; pl->rounds < to; pl->rounds++) {
+        size_t r = pl->rounds, k = r % AGAINST_PAIRS, turn = r / AGAINST_PAIRS;
         bench_peer *first = turn % 2 ? &other[k] : &self[k];
         bench_peer *second = turn % 2 ? &self[k] : &other[k];
         double a, b;
         if (epoch(first, pl, pl->n, &a) != 0 || epoch(second, pl, pl->n, &b) != 0)
             return -1;
-        pl->self_ns[r] = (turn % 2 ? b : a) / (double)pl->n;
-        pl->other_ns[r] = (turn % 2 ? a : b) / (double)pl->n;
+        pl->spent_ns += a + b;
+        pl->self_ns[r] = (turn % 2 ? b : a) / (double)pl->n / pl->self_batch;
+        pl->other_ns[r] = (turn % 2 ? a : b) / (double)pl->n / pl->other_batch;
         pl->pair[r] = k;
+    }
+    return 0;
+}
+
+/* The interval of the rounds so far at confidence c into *r (NaNs when it cannot be had). */
+static void interval(const plan *pl, double c, nb_ratio *r)
+{
+    if (bench_clustered_ratio(pl->other_ns, pl->self_ns, pl->pair, pl->rounds, AGAINST_PAIRS, 1,
+                              c, r) != 0)
+        r->estimate = r->low = r->high = NAN, r->significant = 0;
+}
+
+/* The looks (sequential.h): every pair but the first (which calibrated) first runs one epoch
+ * on each side, unmeasured, so that all enter the rounds warm; then the rounds up to each
+ * look, and at each the interval, until one decides the row or the next look does not fit
+ * lp->allowance_ns. The last look's interval and verdict into *r and *v. 0, or -1. */
+static int measure(bench_peer *self, bench_peer *other, plan *pl, const look_plan *lp,
+                   nb_ratio *r, bench_seq_verdict *v)
+{
+    size_t looks[BENCH_SEQ_MAX_LOOKS], n = bench_seq_schedule(pl->max_rounds, looks), k, j;
+    double c = bench_seq_look_confidence(CONFIDENCE, lp->rows, n), ignored;
+    for (j = 1; j < AGAINST_PAIRS; j++)
+        if (epoch(&self[j], pl, pl->n, &ignored) != 0
+            || epoch(&other[j], pl, pl->n, &ignored) != 0)
+            return -1;
+    for (k = 0; k < n; k++) {
+        if (run_rounds(self, other, pl, looks[k]) != 0)
+            return -1;
+        interval(pl, c, r);
+        *v = bench_seq_decide(r, lp->equivalence);
+        if (lp->exhaust)
+            continue;
+        if (*v != BENCH_SEQ_UNDECIDED
+            || (k + 1 < n && !bench_seq_affords(pl->spent_ns, pl->rounds, looks[k + 1],
+                                                lp->allowance_ns)))
+            break;
     }
     return 0;
 }
@@ -319,17 +362,62 @@ static int tell_all(bench_peer *self, bench_peer *other, against_kind k, const c
     return 0;
 }
 
-/* Measures one benchmark on both sides into *w (its unit into unit); *skipped when the two
- * builds count it in different units. 0, or -1 after one error line. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* BENCH_BITCOIN_AGAINST_DUMP: appends the row's rounds to the file, one a line: name, round,
+ * pair, this build's and the other's ns per unit (for test/seq_sim.c). 0, or -1 after one
+ * error line. */
+static int dump_rounds(const char *path, const plan *pl)
+{
+    FILE *f = fopen(path, "a");
+    size_t i;
+    if (!f) {
+        bench_error("BENCH_BITCOIN_AGAINST_DUMP: cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    for (i = 0; i < pl->rounds; i++)
+        fprintf(f, "%s %zu %zu %.17g %.17g\n", pl->name, i, pl->pair[i], pl->self_ns[i],
+                pl->other_ns[i]);
+    if (fclose(f) != 0) {
+        bench_error("BENCH_BITCOIN_AGAINST_DUMP: writing '%s' failed", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The row's figures from pl's rounds, its interval and verdict into *w. */
+static void fill_row(verdict_row *w, const plan *pl, const char *unit, const nb_ratio *r,
+                     bench_seq_verdict v, const look_plan *lp, double o_max_regression)
+{
+    w->name = pl->name;
+    w->unit = unit;
+    w->quantity = "ns";
+    w->self_ns = median(pl->self_ns, pl->rounds);
+    w->other_ns = median(pl->other_ns, pl->rounds);
+    w->r = *r;
+    w->within = v == BENCH_SEQ_WITHIN;
+    w->equivalence = lp->equivalence;
+    w->rounds = pl->rounds;
+    bench_verdict_judge(w, o_max_regression);
+}
+
+/* Measures one benchmark on both sides into *w (its unit into unit, the rounds' measuring
+ * time added to *spent_ns); *skipped when the two builds count it in different units. 0, or
+ * -1 after one error line. */
 static int compare_one(bench_peer *self, bench_peer *other, const against_options *o,
-                       const bench_row *e,
-                       size_t family, verdict_row *w, char *unit, size_t unit_cap,
-                       int *skipped)
+                       const bench_row *e, const look_plan *lp, verdict_row *w, char *unit,
+                       size_t unit_cap, int *skipped, double *spent_ns)
 {
     plan *pl = bb_malloc(sizeof *pl);
     against_msg ms, mo;
-    double self_batch, other_batch;
-    size_t i;
+    nb_ratio r;
+    bench_seq_verdict v = BENCH_SEQ_UNDECIDED;
+    double t0 = now_s();
     int rc = -1;
 
     *skipped = 0;
@@ -340,44 +428,66 @@ static int compare_one(bench_peer *self, bench_peer *other, const against_option
     memset(pl, 0, sizeof *pl);
     pl->name = e->name;
     snprintf(pl->doing, sizeof pl->doing, "running %s", e->name);
-    pl->target_ns = o->min_time_ns / 2 / MAX_ROUNDS;
+    pl->target_ns = o->min_time_ns / 2 / ROUNDS_PER_BUDGET;
     if (pl->target_ns < MIN_EPOCH_NS)
         pl->target_ns = MIN_EPOCH_NS;
 
     if (tell_all(self, other, AGAINST_RUN, e->name, AGAINST_READY, pl, &ms, &mo) != 0)
         goto done;
-    self_batch = ms.batch;
-    other_batch = mo.batch;
+    pl->self_batch = ms.batch;
+    pl->other_batch = mo.batch;
     *skipped = strcmp(ms.text, mo.text) != 0;
     if (*skipped)
         fprintf(stderr, "-against: %s counts in '%s' here and in '%s' in %s: not compared\n",
                 e->name, ms.text, mo.text, other->path);
-    else if (calibrate(self, other, pl, o->min_time_ns / 2) != 0 || measure(self, other, pl) != 0)
+    else if (calibrate(self, other, pl, o->min_time_ns * CAP_FACTOR) != 0
+             || measure(self, other, pl, lp, &r, &v) != 0)
         goto done;
     snprintf(unit, unit_cap, "%s", ms.text);
     if (tell_all(self, other, AGAINST_END, NULL, AGAINST_DONE, pl, &ms, &mo) != 0)
         goto done;
-    rc = 0;
-    if (*skipped)
+    *spent_ns += pl->spent_ns;
+    rc = *skipped || !o->dump ? 0 : dump_rounds(o->dump, pl);
+    if (*skipped || rc != 0)
         goto done;
-    for (i = 0; i < pl->rounds; i++) {   /* per unit: the batches may differ */
-        pl->self_ns[i] /= self_batch;
-        pl->other_ns[i] /= other_batch;
-    }
-    w->name = e->name;
-    w->unit = unit;
-    w->quantity = "ns";
-    w->self_ns = median(pl->self_ns, pl->rounds);
-    w->other_ns = median(pl->other_ns, pl->rounds);
-    if (bench_clustered_ratio(pl->other_ns, pl->self_ns, pl->pair, pl->rounds, AGAINST_PAIRS,
-                              family,
-                        CONFIDENCE, &w->r) != 0)
-        w->r.estimate = w->r.low = w->r.high = NAN, w->r.significant = 0;
-    bench_verdict_judge(w, o->max_regression);
+    fill_row(w, pl, unit, &r, v, lp, o->max_regression);
+    w->seconds = now_s() - t0;
     bench_verdict_print(w);
 done:
     bb_free(pl);
     return rc;
+}
+
+/* Compares the rows sel[i] with common[i] set (ncommon of them) one after the other into
+ * rows[0 .. *nrows) (their units into units). The suite's measuring time is -min-time per
+ * row, at least one row's cap; each row may spend what is left of it, less a reserve for
+ * the rows after it, up to its cap (sequential.h). 0, or -1 after one error line. */
+static int compare_all(bench_peer *self, bench_peer *other, const against_options *o,
+                       const bench_row *const *sel, size_t count, const unsigned char *common,
+                       size_t ncommon, verdict_row *rows, char (*units)[AGAINST_MAX_LINE],
+                       size_t *nrows)
+{
+    double per_row = o->min_time_ns, cap = per_row * CAP_FACTOR;
+    double suite = per_row * (double)ncommon, spent = 0;
+    size_t i, done = 0;
+    look_plan lp;
+    if (suite < cap)
+        suite = cap;
+    lp.rows = ncommon;
+    lp.equivalence = o->equivalence;
+    lp.exhaust = o->dump != NULL;
+    for (i = 0; i < count; i++) {
+        int skipped;
+        if (!common[i])
+            continue;
+        lp.allowance_ns = bench_seq_allowance(suite - spent, ncommon - done, per_row, cap);
+        if (compare_one(self, other, o, sel[i], &lp, &rows[*nrows], units[*nrows],
+                        sizeof units[*nrows], &skipped, &spent) != 0)
+            return -1;
+        *nrows += !skipped;
+        done++;
+    }
+    return 0;
 }
 
 /* The path this very program runs from, for its own serving process. */
@@ -456,21 +566,14 @@ int bench_against_run(const against_options *o, const bench_row *const *sel, siz
     }
     fprintf(stderr, "Using the '%s' SHA256 implementation\n", sha256_autodetect());
     bench_verdict_header("other", "ns");
-    for (i = 0; i < count; i++) {
-        int skipped;
-        if (!common[i])
-            continue;
-        if (compare_one(self, other, o, sel[i], ncommon, &rows[nrows], units[nrows],
-                        sizeof units[nrows], &skipped) != 0)
-            goto done;
-        nrows += !skipped;
-    }
+    if (compare_all(self, other, o, sel, count, common, ncommon, rows, units, &nrows) != 0)
+        goto done;
     for (i = 0; i < AGAINST_PAIRS; i++)
         if (bench_peer_quit(&other[i]) != 0 || bench_peer_quit(&self[i]) != 0)
             goto done;
     gate = bench_verdict_finish(rows, nrows, label,
                           "interleaved round by round over " AGAINST_PAIRS_TEXT
-                          " pairs of processes", o->max_regression);
+                          " pairs of processes, each row until decided", o->max_regression);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         bench_error("writing the table to stdout failed: %s", strerror(errno));
         goto done;
@@ -498,6 +601,10 @@ int bench_mode_against(const bench_job *j)
     ao.min_time_ns = !o->min_time_given ? BENCH_AGAINST_DEFAULT_MIN_TIME_MS * 1e6
                      : o->min_time_ns > 0 ? o->min_time_ns : BENCH_DEFAULT_MIN_TIME_MS * 1e6;
     ao.max_regression = o->max_regression;
+    ao.equivalence = o->equivalence;
+    ao.dump = getenv("BENCH_BITCOIN_AGAINST_DUMP");
+    if (ao.dump && !*ao.dump)
+        ao.dump = NULL;
     ao.no_pin = o->no_pin;
     if (!o->no_pin)   /* before the other build starts: it inherits the one CPU */
         bench_pin_to_one_cpu();

@@ -29,6 +29,8 @@ typedef struct {
     const char *filter;         /* -filter's pattern, NULL for all: applied to the other's names */
     double min_time_ns;         /* -min-time: both sides' measuring time per benchmark */
     double max_regression;      /* -max-regression in percent; negative: no gate */
+    double equivalence;         /* -equivalence in percent, > 0: the "within" verdict's bound */
+    const char *dump;           /* BENCH_BITCOIN_AGAINST_DUMP: where to append every round */
     int no_pin;                 /* passed on to the child */
 } against_options;
 

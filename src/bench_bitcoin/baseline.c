@@ -155,6 +155,7 @@ int bench_baseline_compare(const bench_results *base, const char *path, const nb
         for (k = 0; k < ne; k++)
             b[k] = cycles ? nb_result_epoch(r, NB_EST_CYCLES, k) / nb_result_batch(r)
                           : nb_result_epoch(r, NB_ELAPSED, k) / nb_result_batch(r) * 1e9;
+        memset(w, 0, sizeof *w);
         w->name = nb_result_name(r);
         w->unit = row->unit;
         w->quantity = cycles ? "~cyc" : "ns";

@@ -166,6 +166,11 @@ static int check_combinations(const bench_options *o)
                     : "-instructions");
         return -1;
     }
+    if (o->equivalence_given && (!o->against || o->instructions)) {
+        bench_error("-equivalence needs -against=<bench_bitcoin> without -instructions (it "
+                    "bounds a timed comparison's interval)");
+        return -1;
+    }
     if (o->max_regression >= 0 && !o->against && !o->baseline) {
         bench_error("-max-regression needs -against=<bench_bitcoin> or -baseline=<file> (it "
                     "judges their comparison)");
@@ -250,6 +255,19 @@ static int set_max_regression(bench_options *o, const char *value)
         return -1;
     }
     o->max_regression = pct;
+    return 0;
+}
+
+static int set_equivalence(bench_options *o, const char *value)
+{
+    double pct;
+    if (parse_decimal(value, strlen(value), &pct) != 0 || !(pct > 0) || pct > 1e6) {
+        bench_error("-equivalence: '%s' is not a percentage (a number > 0, such as 1 for "
+                    "1%%)", value);
+        return -1;
+    }
+    o->equivalence = pct;
+    o->equivalence_given = 1;
     return 0;
 }
 
@@ -357,6 +375,8 @@ static const option options[] = {
      "compare with an earlier -output-json file (unpaired)"},
     {"max-regression", NULL, "<pct>", VALUE(set_max_regression),
      "with -against or -baseline: exit 1 on a significant slowdown > pct%"},
+    {"equivalence", NULL, "<pct>", VALUE(set_equivalence),
+     "with -against: verdict 'within +-pct%' when the interval lies inside (default 1)"},
     {"help", "h ?", NULL, FLAG(help),
      "print this help and exit (once the other options are checked)"},
     {"serve-protocol", NULL, "<version>", VALUE(set_serve), NULL},
@@ -463,6 +483,7 @@ void bench_options_init(bench_options *o)
     memset(o, 0, sizeof *o);
     o->min_time_ns = BENCH_DEFAULT_MIN_TIME_MS * 1e6;
     o->max_regression = -1;
+    o->equivalence = 1;
     o->priority = BENCH_PRIORITY_ALL;
 }
 

@@ -40,6 +40,8 @@ typedef struct {
     const char *against;     /* -against: the other bench_bitcoin; NULL: none */
     const char *baseline;    /* -baseline: an earlier -output-json file; NULL: none */
     double max_regression;   /* -max-regression in percent; negative: not given */
+    double equivalence;      /* -equivalence in percent, > 0 (default 1) */
+    int equivalence_given;   /* -equivalence was on the command line */
     const char *serve;       /* -serve-protocol's value (the child side of -against) */
     unsigned priority;       /* -priority-level: bench_priority bits (bench.h) to run */
     const char *priority_text;  /* its value as given; NULL: the default, all */

@@ -60,7 +60,9 @@ void bench_verdict_print(const verdict_row *w)
         double t = 1 / w->r.estimate, lo = 1 / w->r.high, hi = 1 / w->r.low;
         snprintf(ratio, sizeof ratio, "%.3f", t);
         snprintf(interval, sizeof interval, "[%.3f, %.3f]", lo, hi);
-        if (!w->r.significant)
+        if (!w->r.significant && w->within)
+            snprintf(verdict, sizeof verdict, "within \xc2\xb1%g%%", w->equivalence);
+        else if (!w->r.significant)
             snprintf(verdict, sizeof verdict, "=");
         else
             snprintf(verdict, sizeof verdict, "%.1f%% %s%s", fabs(t - 1) * 100,
@@ -85,15 +87,20 @@ void bench_verdict_print(const verdict_row *w)
 int bench_verdict_finish(const verdict_row *rows, size_t n, const char *what, const char *how,
                    double max_regression)
 {
-    size_t i, faster = 0, slower = 0, regressed = 0, k = 0;
+    size_t i, faster = 0, slower = 0, within = 0, regressed = 0, k = 0;
+    char same[64] = "";
     for (i = 0; i < n; i++) {
         faster += rows[i].r.significant && rows[i].r.estimate > 1;
         slower += rows[i].r.significant && rows[i].r.estimate < 1;
+        within += !rows[i].r.significant && rows[i].within;
         regressed += rows[i].regression;
     }
-    printf("\n%zu benchmark%s compared with %s, %s: %zu faster, %zu slower, %zu without a "
+    if (within)
+        snprintf(same, sizeof same, "%zu within \xc2\xb1%g%%, ", within, rows[0].equivalence);
+    printf("\n%zu benchmark%s compared with %s, %s: %zu faster, %zu slower, %s%zu without a "
            "significant difference ('='); the intervals hold for all %zu together\n", n,
-           n == 1 ? "" : "s", what, how, faster, slower, n - faster - slower, n);
+           n == 1 ? "" : "s", what, how, faster, slower, same, n - faster - slower - within,
+           n);
     if (!regressed)
         return 0;
     fprintf(stderr, "-max-regression=%g: %zu benchmark%s significantly more than %g%% slower "

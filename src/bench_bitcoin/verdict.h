@@ -15,6 +15,10 @@ typedef struct {
     double self_ns;            /* this build's typical figure per unit (time: ns) */
     double other_ns;           /* the other side's */
     nb_ratio r;                /* the other side's figure over this build's (nb_stats_*) */
+    int within;                /* the interval lies inside +-equivalence (-against) */
+    double equivalence;        /* -equivalence, percent, for the verdict's text */
+    size_t rounds;             /* paired rounds measured (-against; 0 for -baseline) */
+    double seconds;            /* the row's comparison took (-against) */
     int regression;            /* set by bench_verdict_judge */
 } verdict_row;
 

@@ -1,0 +1,59 @@
+/* sequential.h: the looks, their confidence, the verdict, the budget. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "bench_bitcoin/sequential.h"
+
+#include <math.h>
+
+size_t bench_seq_schedule(size_t max_rounds, size_t *rounds)
+{
+    size_t n = 0, r = BENCH_SEQ_FIRST_ROUNDS;
+    if (!rounds)
+        return 0;
+    do {
+        rounds[n++] = r;
+        r *= BENCH_SEQ_GROWTH;
+    } while (n < BENCH_SEQ_MAX_LOOKS && r <= max_rounds);
+    return n;
+}
+
+double bench_seq_look_confidence(double confidence, size_t rows, size_t looks)
+{
+    if (rows == 0 || looks == 0 || !(confidence > 0 && confidence < 1))
+        return NAN;
+    return 1 - (1 - confidence) / ((double)rows * (double)looks);
+}
+
+bench_seq_verdict bench_seq_decide(const nb_ratio *r, double equivalence_pct)
+{
+    double e;
+    if (!r || !isfinite(r->low) || !isfinite(r->high) || !(equivalence_pct > 0))
+        return BENCH_SEQ_UNDECIDED;
+    if (r->low > 1)
+        return BENCH_SEQ_FASTER;
+    if (r->high < 1)
+        return BENCH_SEQ_SLOWER;
+    e = 1 + equivalence_pct / 100;
+    if (r->low >= 1 / e && r->high <= e)
+        return BENCH_SEQ_WITHIN;
+    return BENCH_SEQ_UNDECIDED;
+}
+
+double bench_seq_allowance(double suite_left_ns, size_t rows_left, double per_row_ns,
+                           double cap_ns)
+{
+    double reserve = per_row_ns / 4;
+    double a = suite_left_ns - reserve * (double)(rows_left ? rows_left - 1 : 0);
+    if (a > cap_ns)
+        a = cap_ns;
+    return a > reserve ? a : reserve;
+}
+
+int bench_seq_affords(double spent_ns, size_t rounds, size_t next_rounds, double allowance_ns)
+{
+    if (rounds == 0)
+        return 0;
+    return spent_ns / (double)rounds * (double)next_rounds <= allowance_ns;
+}

@@ -1,0 +1,55 @@
+/* -against's sequential design (doc/against.md, "When a row stops"): each row is measured in
+ * looks at a fixed, geometric schedule of round counts; at each look its interval is
+ * computed at the confidence that the union bound gives over every look of every row, so the
+ * intervals hold together at every look whatever the stopping point; a row stops at the first
+ * look whose interval decides it (it excludes 1, or lies inside +-equivalence), or when the
+ * next look does not fit its share of the suite's budget. Pure functions, for tests and the
+ * simulator (test/seq_sim.c). */
+#ifndef BENCH_BITCOIN_SEQUENTIAL_H
+#define BENCH_BITCOIN_SEQUENTIAL_H
+
+#include "bench/nanobench.h"
+
+#include <stddef.h>
+
+/* The first look's rounds (two per pair of processes, one with either build first), and the
+ * factor between looks. */
+#define BENCH_SEQ_FIRST_ROUNDS 16
+#define BENCH_SEQ_GROWTH 2
+/* The most looks a row can have (16 to 1024 rounds at growth 2). */
+#define BENCH_SEQ_MAX_LOOKS 7
+
+/* What a look says of a row. */
+typedef enum {
+    BENCH_SEQ_UNDECIDED,     /* the interval holds 1 and reaches outside +-equivalence: '=' */
+    BENCH_SEQ_FASTER,        /* this build faster: the interval (other/this) lies above 1 */
+    BENCH_SEQ_SLOWER,        /* this build slower: it lies below 1 */
+    BENCH_SEQ_WITHIN         /* it lies inside [1/(1+E), 1+E], E = equivalence / 100 */
+} bench_seq_verdict;
+
+/* The looks' round counts for a row that can afford at most max_rounds rounds: the first
+ * BENCH_SEQ_FIRST_ROUNDS, each next BENCH_SEQ_GROWTH times the last, up to
+ * BENCH_SEQ_MAX_LOOKS, none above max_rounds (but always the first). Writes them to
+ * rounds[0 .. n) (room for BENCH_SEQ_MAX_LOOKS) and returns n >= 1; 0 when rounds is NULL. */
+size_t bench_seq_schedule(size_t max_rounds, size_t *rounds);
+
+/* The confidence of each look's interval so that the intervals of all looks of all rows
+ * hold together at confidence (the union bound: 1 - (1 - confidence) / (rows * looks)).
+ * NaN when rows or looks is 0 or confidence is not in (0, 1). */
+double bench_seq_look_confidence(double confidence, size_t rows, size_t looks);
+
+/* The verdict of interval r (other's time over this build's, nb_ratio's orientation) at
+ * -equivalence=equivalence_pct (> 0). UNDECIDED when r is NULL or not finite. */
+bench_seq_verdict bench_seq_decide(const nb_ratio *r, double equivalence_pct);
+
+/* The measuring time row may spend (ns): what the suite has left, less a reserve of
+ * per_row_ns / 4 for each of the rows_left - 1 rows after it, at most cap_ns, at least
+ * per_row_ns / 4 (the first look's). */
+double bench_seq_allowance(double suite_left_ns, size_t rows_left, double per_row_ns,
+                           double cap_ns);
+
+/* 1 when a row that spent spent_ns on its first rounds rounds can afford next_rounds rounds
+ * in all within allowance_ns (the rounds' cost extrapolated from those so far), else 0. */
+int bench_seq_affords(double spent_ns, size_t rounds, size_t next_rounds, double allowance_ns);
+
+#endif

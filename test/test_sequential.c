@@ -1,0 +1,89 @@
+/* -against's sequential design (sequential.h): the looks' schedule, their confidence, the
+ * verdicts at their boundaries, the budget's shares. */
+#include "bench_bitcoin/sequential.h"
+#include "check.h"
+
+#include <math.h>
+#include <stddef.h>
+
+static void test_schedule(void)
+{
+    size_t r[BENCH_SEQ_MAX_LOOKS], n;
+    n = bench_seq_schedule(1024, r);
+    CHECKF(n == 7 && r[0] == 16 && r[1] == 32 && r[6] == 1024, "1024: %zu looks", n);
+    n = bench_seq_schedule(1023, r);
+    CHECKF(n == 6 && r[5] == 512, "1023: %zu looks, last %zu", n, r[n - 1]);
+    n = bench_seq_schedule(100000, r);
+    CHECKF(n == BENCH_SEQ_MAX_LOOKS && r[n - 1] == 1024, "no cap: %zu looks", n);
+    /* a row that affords less than the first look still has it */
+    n = bench_seq_schedule(3, r);
+    CHECK(n == 1 && r[0] == BENCH_SEQ_FIRST_ROUNDS);
+    CHECK(bench_seq_schedule(64, NULL) == 0);
+}
+
+static void test_confidence(void)
+{
+    CHECK(fabs(bench_seq_look_confidence(0.95, 1, 1) - 0.95) < 1e-15);
+    CHECK(fabs(bench_seq_look_confidence(0.95, 4, 5) - 0.9975) < 1e-15);
+    CHECK(fabs(bench_seq_look_confidence(0.9, 2, 7) - (1 - 0.1 / 14)) < 1e-15);
+    CHECK(isnan(bench_seq_look_confidence(0.95, 0, 3)));
+    CHECK(isnan(bench_seq_look_confidence(0.95, 3, 0)));
+    CHECK(isnan(bench_seq_look_confidence(1, 3, 3)) && isnan(bench_seq_look_confidence(0, 1, 1)));
+}
+
+static bench_seq_verdict at(double low, double high, double pct)
+{
+    nb_ratio r;
+    r.estimate = sqrt(low * high);
+    r.low = low;
+    r.high = high;
+    r.significant = low > 1 || high < 1;
+    return bench_seq_decide(&r, pct);
+}
+
+static void test_decide(void)
+{
+    /* other/this above 1: this build faster; below: slower; a bound at 1 decides nothing */
+    CHECK(at(1.001, 1.02, 1) == BENCH_SEQ_FASTER);
+    CHECK(at(0.98, 0.999, 1) == BENCH_SEQ_SLOWER);
+    CHECK(at(1.0, 1.005, 1) == BENCH_SEQ_WITHIN);
+    CHECK(at(0.995, 1.005, 1) == BENCH_SEQ_WITHIN);
+    /* the bounds: [1/1.01, 1.01] inside, a hair beyond either end not */
+    CHECK(at(1 / 1.01, 1.01, 1) == BENCH_SEQ_WITHIN);
+    CHECK(at(1 / 1.01 - 1e-9, 1.005, 1) == BENCH_SEQ_UNDECIDED);
+    CHECK(at(0.995, 1.01 + 1e-9, 1) == BENCH_SEQ_UNDECIDED);
+    /* symmetric in the ratio's orientation: 0.991 is inside 1/1.01 = 0.990099 */
+    CHECK(at(0.991, 1.009, 1) == BENCH_SEQ_WITHIN);
+    /* a wider bound */
+    CHECK(at(0.97, 1.02, 1) == BENCH_SEQ_UNDECIDED && at(0.97, 1.02, 3.2) == BENCH_SEQ_WITHIN);
+    /* a significant difference inside the bound is still a difference */
+    CHECK(at(1.002, 1.004, 1) == BENCH_SEQ_FASTER);
+    /* nothing to say */
+    CHECK(at(NAN, NAN, 1) == BENCH_SEQ_UNDECIDED && at(0.99, INFINITY, 1) == BENCH_SEQ_UNDECIDED);
+    CHECK(bench_seq_decide(NULL, 1) == BENCH_SEQ_UNDECIDED);
+    CHECK(at(0.999, 1.001, 0) == BENCH_SEQ_UNDECIDED);
+}
+
+static void test_budget(void)
+{
+    /* alone: the suite's whole time, at most the cap */
+    CHECK(bench_seq_allowance(800, 1, 50, 800) == 800);
+    CHECK(bench_seq_allowance(5000, 1, 50, 800) == 800);
+    /* ten rows left with 500 left: a quarter row (12.5) reserved for each of the nine after */
+    CHECK(fabs(bench_seq_allowance(500, 10, 50, 800) - 387.5) < 1e-12);
+    /* spent: the first look's share still */
+    CHECK(bench_seq_allowance(0, 3, 50, 800) == 12.5);
+    CHECK(bench_seq_allowance(-100, 1, 50, 800) == 12.5);
+    /* 16 rounds cost 10: 32 cost 20 */
+    CHECK(bench_seq_affords(10, 16, 32, 20) && !bench_seq_affords(10, 16, 32, 19.9));
+    CHECK(!bench_seq_affords(10, 0, 32, 1e9));
+}
+
+int main(void)
+{
+    test_schedule();
+    test_confidence();
+    test_decide();
+    test_budget();
+    return check_finish();
+}
