@@ -80,6 +80,32 @@ static void test_ratio(void)
                && near(r.high, exp(0.01), 1e-12) && r.significant,
                "median per pair: %.17g [%.17g, %.17g]", r.estimate, r.low, r.high);
     }
+    /* the trimmed mean: of eight rounds, two dropped at either end; the same rounds in both
+     * pairs leave no spread. Sorted, -1 0 .01 .02 .03 .05 .06 1: trim 0.25 keeps .01 to .05
+     * (mean .0275), the median is .025, the mean .02125 */
+    {
+        static const double d[8] = {0, 0.01, 0.05, 0.06, 1.0, -1.0, 0.02, 0.03};
+        static const struct { double trim, want; } t[] = {
+            {0.25, 0.0275}, {0.5, 0.025}, {0.4, 0.025}, {0, 0.02125}, {0.1, 0.02125},
+            {0.125, 0.0283333333333333333},
+        };
+        double b16[16], o16[16];
+        size_t p16[16], j;
+        for (i = 0; i < 16; i++) {
+            o16[i] = 2e-6;
+            b16[i] = o16[i] * exp(d[i % 8]);
+            p16[i] = i / 8;
+        }
+        for (j = 0; j < sizeof t / sizeof t[0]; j++) {
+            CHECK(bench_clustered_ratio_trimmed(b16, o16, p16, 16, 2, t[j].trim, 1, 0.95, &r)
+                  == 0);
+            CHECKF(near(r.estimate, exp(t[j].want), 1e-12) && near(r.low, r.high, 1e-12),
+                   "trim %g: %.17g, want exp(%g)", t[j].trim, r.estimate, t[j].want);
+        }
+        CHECK(bench_clustered_ratio_trimmed(b16, o16, p16, 16, 2, 0.51, 1, 0.95, &r) == -1);
+        CHECK(bench_clustered_ratio_trimmed(b16, o16, p16, 16, 2, -0.1, 1, 0.95, &r) == -1);
+        CHECK(bench_clustered_ratio_trimmed(b16, o16, p16, 16, 2, NAN, 1, 0.95, &r) == -1);
+    }
     /* refused: one pair, a pair without rounds, a pair out of range, a cost <= 0, family 0 */
     CHECK(bench_clustered_ratio(base, other, pair, 20, 1, 1, 0.95, &r) == -1 && isnan(r.estimate));
     CHECK(bench_clustered_ratio(base, other, pair, 20, 5, 1, 0.95, &r) == -1);

@@ -7,8 +7,9 @@
  * hook measures every look): name, round, pair, this build's and the other's ns per unit.
  * A pair's rounds in one run form a block (its process-level difference and its order of
  * builds stay together). Each simulated comparison draws eight blocks of ROW at random, with
- * replacement, centres their log ratios on 0 (the recording's overall mean removed, so the
- * truth is "no difference"), makes this build PLANT_PCT percent slower (default 0), and runs
+ * replacement, and negates each one's log ratios or not at random: two processes of one build
+ * are exchangeable, so the truth is "no difference" whatever the recording's sample mean;
+ * then makes this build PLANT_PCT percent slower (default 0), and runs
  * the looks as -against does for a single row: the interval at each look at the union
  * bound's confidence, stopping at the first verdict. Prints how often each verdict came and
  * the rounds at the stop (median, 90th percentile). Exit 2 on bad input. */
@@ -33,6 +34,10 @@ typedef struct {
 
 static block blocks[MAX_BLOCKS];
 static size_t nblocks;
+/* The design compared (SEQ_SIM_TRIM, SEQ_SIM_GROWTH in the environment): each pair's
+ * reduction, and the factor between looks (the product's, sequential.h, by default). */
+static double trim = -1;
+static size_t growth = BENCH_SEQ_GROWTH;
 
 static uint64_t rng_state;
 
@@ -84,18 +89,21 @@ static int load(const char *path, const char *row)
     return 0;
 }
 
-/* Removes the recording's mean log ratio from every round. */
-static void centre(void)
+/* The looks up to max_rounds at growth (bench_seq_schedule's at the product's). */
+static size_t schedule(size_t max_rounds, size_t *rounds)
 {
-    double sum = 0;
-    size_t i, j, n = 0;
-    for (i = 0; i < nblocks; i++)
-        for (j = 0; j < blocks[i].n; j++)
-            sum += blocks[i].d[j], n++;
-    for (i = 0; i < nblocks; i++)
-        for (j = 0; j < blocks[i].n; j++)
-            blocks[i].d[j] -= sum / (double)n;
+    size_t n = 0, r = BENCH_SEQ_FIRST_ROUNDS;
+    if (growth == BENCH_SEQ_GROWTH)
+        return bench_seq_schedule(max_rounds, rounds);
+    do {
+        rounds[n++] = r;
+        r *= growth;
+    } while (n < BENCH_SEQ_MAX_LOOKS && r <= max_rounds);
+    return n;
 }
+
+/* Per verdict, how many comparisons stopped at each look. */
+static size_t at_look[4][BENCH_SEQ_MAX_LOOKS];
 
 /* One simulated comparison: its verdict, the rounds at its stop into *rounds. */
 static bench_seq_verdict simulate(double shift, double equivalence, size_t *rounds)
@@ -104,26 +112,31 @@ static bench_seq_verdict simulate(double shift, double equivalence, size_t *roun
     static size_t pair[PAIRS * BLOCK_ROUNDS];
     size_t looks[BENCH_SEQ_MAX_LOOKS], nlooks, k, r, avail = BLOCK_ROUNDS;
     const block *pick[PAIRS];
+    double sign[PAIRS];
     bench_seq_verdict v = BENCH_SEQ_UNDECIDED;
     double c;
     for (k = 0; k < PAIRS; k++) {
-        pick[k] = &blocks[rng_next() % nblocks];
+        uint64_t x = rng_next();
+        pick[k] = &blocks[(x >> 1) % nblocks];
+        sign[k] = x & 1 ? -1 : 1;
         if (pick[k]->n < avail)
             avail = pick[k]->n;
     }
-    nlooks = bench_seq_schedule(avail * PAIRS, looks);
+    nlooks = schedule(avail * PAIRS, looks);
     c = bench_seq_look_confidence(0.95, 1, nlooks);
     for (r = 0; r < avail * PAIRS; r++) {
         pair[r] = r % PAIRS;
         self[r] = 1;
-        other[r] = exp(pick[r % PAIRS]->d[r / PAIRS] - shift);
+        other[r] = exp(sign[r % PAIRS] * pick[r % PAIRS]->d[r / PAIRS] - shift);
     }
     for (k = 0; k < nlooks && v == BENCH_SEQ_UNDECIDED; k++) {
         nb_ratio ratio;
         *rounds = looks[k];
-        if (bench_clustered_ratio(other, self, pair, looks[k], PAIRS, 1, c, &ratio) == 0)
+        if (bench_clustered_ratio_trimmed(other, self, pair, looks[k], PAIRS, trim, 1, c,
+                                          &ratio) == 0)
             v = bench_seq_decide(&ratio, equivalence);
     }
+    at_look[v][k - 1]++;
     return v;
 }
 
@@ -149,12 +162,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "seq_sim: bad PLANT_PCT or SIMS\n");
         return 2;
     }
+    if (getenv("SEQ_SIM_TRIM"))
+        trim = atof(getenv("SEQ_SIM_TRIM"));
+    if (getenv("SEQ_SIM_GROWTH"))
+        growth = (size_t)atol(getenv("SEQ_SIM_GROWTH"));
+    if (trim < 0)
+        trim = 0.5;
+    if (!(trim <= 0.5) || growth < 2) {
+        fprintf(stderr, "seq_sim: bad SEQ_SIM_TRIM or SEQ_SIM_GROWTH\n");
+        return 2;
+    }
     if (load(argv[1], argv[2]) != 0)
         return 2;
-    centre();
     for (i = 0; i < sims; i++)
         count[simulate(log1p(plant / 100), 1, &stops[i])]++;
     qsort(stops, sims, sizeof *stops, cmp_size);
+    printf("trim %g growth %zu: ", trim, growth);
     printf("%s plant %g%%: %zu sims: slower %.3f faster %.3f within %.3f undecided %.3f; "
            "rounds at the stop: median %zu, 90th percentile %zu\n", argv[2], plant, sims,
            (double)count[BENCH_SEQ_SLOWER] / (double)sims,
@@ -162,5 +185,13 @@ int main(int argc, char **argv)
            (double)count[BENCH_SEQ_WITHIN] / (double)sims,
            (double)count[BENCH_SEQ_UNDECIDED] / (double)sims, stops[sims / 2],
            stops[sims * 9 / 10]);
+    for (i = 0; i < 4; i++) {
+        size_t k;
+        static const char *const verdicts[4] = {"undecided", "faster", "slower", "within"};
+        printf("  %-9s stopped at each look:", verdicts[i]);
+        for (k = 0; k < BENCH_SEQ_MAX_LOOKS; k++)
+            printf(" %zu", at_look[i][k]);
+        putchar('\n');
+    }
     return 0;
 }

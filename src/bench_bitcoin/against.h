@@ -14,8 +14,9 @@
  * sides, in every pair. Then rounds of one epoch per side, round r on pair r mod 8, this build
  * first in the pair's even rounds and the other first in its odd ones (A B, B A, ...), so
  * that a drift of the machine's speed that is linear over two rounds weighs on both alike.
- * Each pair's rounds reduce to their median log ratio, and the pairs to a t interval
- * (clustered.h). */
+ * Each pair's rounds reduce to their interquartile mean log ratio, and the pairs to a t
+ * interval (clustered.h), at looks of 16, 32, ... rounds until the interval decides the row
+ * (sequential.h). */
 #ifndef BENCH_BITCOIN_AGAINST_H
 #define BENCH_BITCOIN_AGAINST_H
 

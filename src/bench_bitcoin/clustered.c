@@ -76,22 +76,37 @@ static void set_nan(nb_ratio *out)
     }
 }
 
-/* The median of the k values at d (k >= 1), which it sorts. */
-static double median(double *d, size_t k)
+/* The mean of the k values at d (k >= 1), which it sorts, less the floor(trim k) smallest
+ * and as many largest; their median where that leaves none (trim 0.5). */
+static double trimmed_mean(double *d, size_t k, double trim)
 {
+    size_t g = (size_t)(trim * (double)k), i;
+    double sum = 0;
     qsort(d, k, sizeof *d, cmp_double);
-    return k % 2 ? d[k / 2] : 0.5 * (d[k / 2 - 1] + d[k / 2]);
+    if (2 * g >= k)
+        return k % 2 ? d[k / 2] : 0.5 * (d[k / 2 - 1] + d[k / 2]);
+    for (i = g; i < k - g; i++)
+        sum += d[i];
+    return sum / (double)(k - 2 * g);
 }
 
 int bench_clustered_ratio(const double *base, const double *other, const size_t *pair, size_t n,
                     size_t npairs, size_t family, double confidence, nb_ratio *out)
+{
+    return bench_clustered_ratio_trimmed(base, other, pair, n, npairs, 0.5, family, confidence,
+                                         out);
+}
+
+int bench_clustered_ratio_trimmed(const double *base, const double *other, const size_t *pair,
+                                  size_t n, size_t npairs, double trim, size_t family,
+                                  double confidence, nb_ratio *out)
 {
     double mean = 0, var = 0, half, t;
     double *per, *d;
     size_t i, j, k;
     set_nan(out);
     if (!out || !base || !other || !pair || npairs < 2 || n > MAX_ROUNDS_ALL || family == 0
-        || !(confidence > 0 && confidence < 1))
+        || !(confidence > 0 && confidence < 1) || !(trim >= 0 && trim <= 0.5))
         return -1;
     for (i = 0; i < n; i++)
         if (!(base[i] > 0 && other[i] > 0 && isfinite(base[i]) && isfinite(other[i]))
@@ -111,7 +126,7 @@ int bench_clustered_ratio(const double *base, const double *other, const size_t 
             free(per), free(d);
             return -1;
         }
-        per[j] = median(d, k);
+        per[j] = trimmed_mean(d, k, trim);
         mean += per[j];
     }
     mean /= (double)npairs;

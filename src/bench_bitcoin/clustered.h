@@ -27,4 +27,11 @@ double bench_clustered_t_quantile(double p, unsigned df);
 int bench_clustered_ratio(const double *base, const double *other, const size_t *pair, size_t n,
                     size_t npairs, size_t family, double confidence, nb_ratio *out);
 
+/* The same with each pair reduced to the trimmed mean of its rounds' log ratios: the mean
+ * less the floor(trim k) smallest and as many largest of its k rounds (0 <= trim <= 0.5;
+ * 0: the mean; 0.5, or a trim that leaves none: the median, bench_clustered_ratio's). */
+int bench_clustered_ratio_trimmed(const double *base, const double *other, const size_t *pair,
+                                  size_t n, size_t npairs, double trim, size_t family,
+                                  double confidence, nb_ratio *out);
+
 #endif
