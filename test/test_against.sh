@@ -68,6 +68,48 @@ grep -q 'REGRESSION.*`SipHash_32b`' "$tmp/out" && fail "planted slowdown: SipHas
 grep -F -q -- '-max-regression=10: 1 benchmark significantly more than 10% slower' "$tmp/err" \
     || fail "planted slowdown: no gate line: $(cat "$tmp/err")"
 
+# The verdicts, and when a row stops (JSON: rounds, verdict, interval). A 2x slowdown is
+# decided at the first looks (16 rounds, or 32 when a burst of the host's noise spoils one);
+# identical code is within +-50% there too; at +-0.001% it never is, and the row runs until
+# its cap: with -min-time=1 the 16 ms cap affords 32 rounds of 0.25 ms epochs on each side
+# (16 when the host slows the epochs). -max-regression and -equivalence combine.
+BENCH_BITCOIN_AGAINST_PLANT=SHA256_32b:100 run -against="$tmp/clean" "$FAST" -min-time=20 \
+    -equivalence=50 -max-regression=10 -output-json="$tmp/seq.json"
+[ $rc -eq 1 ] || fail "-equivalence=50 with a planted 2x: exit $rc, not 1: $(cat "$tmp/err")"
+grep -q 'within ±50% *| `SipHash_32b`' "$tmp/out" || fail "no 'within ±50%' row: $(cat "$tmp/out")"
+grep -q '1 slower, 1 within ±50%, 0 without' "$tmp/out" || fail "summary: $(tail -1 "$tmp/out")"
+run -against="$prog" -filter=SipHash_32b -min-time=1 -equivalence=0.001 \
+    -output-json="$tmp/cap.json"
+[ $rc -eq 0 ] && grep -q '| = *| `SipHash_32b`' "$tmp/out" \
+    || fail "-equivalence=0.001: exit $rc, not '=': $(cat "$tmp/out" "$tmp/err")"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp/seq.json" "$tmp/cap.json" "$prog" "$tmp/clean" <<'EOF' \
+        || fail "-against -output-json (see above)"
+import json, sys
+seq, cap = (json.load(open(f)) for f in sys.argv[1:3])
+rows = {r["name"]: r for r in seq["results"]}
+assert seq["comparedTo"] == sys.argv[4], seq["comparedTo"]
+planted, same = rows["SHA256_32b"], rows["SipHash_32b"]
+for r in (planted, same):
+    assert r["rounds"] in (16, 32, 64), r["rounds"]
+    assert r["rounds"] == len(r["measurements"]) == r["epochs"], r["rounds"]
+    assert r["comparedTo"] == sys.argv[4] and r["equivalence"] == 50
+    assert 0 < r["seconds"] < 30 and r["ratioLow"] <= r["ratio"] <= r["ratioHigh"]
+    assert all(m["elapsed"] > 0 and m["iterations"] >= 1 for m in r["measurements"])
+assert planted["verdict"] == "slower" and planted["significant"] and planted["regression"]
+assert 1 < planted["ratioLow"] and 1.5 < planted["ratio"], planted["ratio"]
+assert same["verdict"] == "within" and not same["significant"] and not same["regression"]
+assert 1 / 1.5 <= same["ratioLow"] and same["ratioHigh"] <= 1.5
+(c,) = cap["results"]
+assert c["verdict"] == "=" and c["rounds"] in (16, 32) and c["equivalence"] == 0.001, c["rounds"]
+assert c["unit"] == "op" and c["batch"] == 1
+EOF
+fi
+# the one JSON reader reads it: -baseline takes this build's rounds as its epochs
+run -filter=SipHash_32b -min-time=5 -baseline="$tmp/cap.json"
+[ $rc -eq 0 ] && grep -q '`SipHash_32b`' "$tmp/out" \
+    || fail "-baseline of an -against file: exit $rc: $(cat "$tmp/err")"
+
 # The rounds are spread over 8 pairs of serving processes: the other build is started 8 times,
 # and the summary says so.
 wrapper counted "echo started >>'$tmp/starts'; exec '$prog' \"\$@\""
@@ -135,7 +177,18 @@ for v in abc -5 5% '' 1e9 nan; do
 done
 bad "-max-regression needs -against=<bench_bitcoin> or -baseline=<file>" -max-regression=5
 bad "-against cannot be combined with -compare" -against="$prog" -compare
-bad "-against cannot be combined with -output-json" -against="$prog" -output-json="$tmp/x.json"
+bad "-against cannot be combined with -output-csv" -against="$prog" -output-csv="$tmp/x.csv"
+bad "-against cannot be combined with -output-html" -against="$prog" -output-json="$tmp/x.json" \
+    -output-html="$tmp/x.html"
+bad "-against cannot be combined with -output-json" -against="$prog" -instructions \
+    -output-json="$tmp/x.json"
+for v in 0 -1 abc 1% '' nan 1e9; do
+    bad "-equivalence: '$v' is not a percentage (a number > 0" -against="$prog" -equivalence="$v"
+done
+bad "-equivalence needs -against=<bench_bitcoin>" -equivalence=2
+bad "-equivalence needs -against=<bench_bitcoin>" -equivalence=2 -baseline="$tmp/base.json"
+bad "-equivalence needs -against=<bench_bitcoin> without -instructions" -equivalence=2 \
+    -against="$prog" -instructions
 bad "-baseline cannot be combined with -asymptote" -baseline="$tmp/x.json" -asymptote=1
 bad "-baseline cannot be combined with -instructions" -baseline="$tmp/x.json" -instructions
 bad "-against needs a file name" -against=

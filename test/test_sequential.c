@@ -69,11 +69,12 @@ static void test_budget(void)
     /* alone: the suite's whole time, at most the cap */
     CHECK(bench_seq_allowance(800, 1, 50, 800) == 800);
     CHECK(bench_seq_allowance(5000, 1, 50, 800) == 800);
-    /* ten rows left with 500 left: a quarter row (12.5) reserved for each of the nine after */
-    CHECK(fabs(bench_seq_allowance(500, 10, 50, 800) - 387.5) < 1e-12);
-    /* spent: the first look's share still */
-    CHECK(bench_seq_allowance(0, 3, 50, 800) == 12.5);
-    CHECK(bench_seq_allowance(-100, 1, 50, 800) == 12.5);
+    /* ten rows left with 600 left: a row's share (50) kept for each of the nine after */
+    CHECK(fabs(bench_seq_allowance(600, 10, 50, 800) - 150) < 1e-12);
+    CHECK(fabs(bench_seq_allowance(1e4, 10, 50, 800) - 800) < 1e-12);
+    /* the rows before spent more than theirs: still a row's share */
+    CHECK(bench_seq_allowance(400, 10, 50, 800) == 50);
+    CHECK(bench_seq_allowance(-100, 1, 50, 800) == 50);
     /* 16 rounds cost 10: 32 cost 20 */
     CHECK(bench_seq_affords(10, 16, 32, 20) && !bench_seq_affords(10, 16, 32, 19.9));
     CHECK(!bench_seq_affords(10, 0, 32, 1e9));

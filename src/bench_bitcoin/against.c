@@ -5,9 +5,11 @@
 #endif
 
 #include "bench_bitcoin/against.h"
+#include "bench_bitcoin/against_json.h"
 #include "bench_bitcoin/clustered.h"
 #include "bench_bitcoin/filter.h"
 #include "bench_bitcoin/modes.h"
+#include "bench_bitcoin/outputs.h"
 #include "bench_bitcoin/peer.h"
 #include "bench_bitcoin/sequential.h"
 #include "bench_bitcoin/verdict.h"
@@ -221,6 +223,7 @@ typedef struct {
     double equivalence;        /* -equivalence, percent */
     double allowance_ns;       /* this row's share of the suite's measuring time */
     int exhaust;               /* BENCH_BITCOIN_AGAINST_DUMP: every look, to the cap */
+    against_json *json;        /* -output-json's document, or NULL */
 } look_plan;
 
 /* Sends m and receives the answer of kind want into *m. 0, or -1 after one error line. */
@@ -458,6 +461,11 @@ static int compare_one(bench_peer *self, bench_peer *other, const against_option
     fill_row(w, pl, unit, &r, v, lp, o->max_regression);
     w->seconds = now_s() - t0;
     bench_verdict_print(w);
+    if (lp->json && bench_against_json_add(lp->json, w, pl->self_batch, pl->n, pl->self_ns)
+        != 0) {
+        bench_error("-output-json: out of memory");
+        rc = -1;
+    }
 done:
     bb_free(pl);
     return rc;
@@ -465,12 +473,13 @@ done:
 
 /* Compares the rows sel[i] with common[i] set (ncommon of them) one after the other into
  * rows[0 .. *nrows) (their units into units). The suite's measuring time is -min-time per
- * row, at least one row's cap; each row may spend what is left of it, less a reserve for
- * the rows after it, up to its cap (sequential.h). 0, or -1 after one error line. */
+ * row, at least one row's cap; each row may spend what is left of it, less -min-time for
+ * each row after it, up to its cap (sequential.h). Each row goes into json too, unless NULL.
+ * 0, or -1 after one error line. */
 static int compare_all(bench_peer *self, bench_peer *other, const against_options *o,
                        const bench_row *const *sel, size_t count, const unsigned char *common,
                        size_t ncommon, verdict_row *rows, char (*units)[AGAINST_MAX_LINE],
-                       size_t *nrows)
+                       size_t *nrows, against_json *json)
 {
     double per_row = o->min_time_ns, cap = per_row * CAP_FACTOR;
     double suite = per_row * (double)ncommon, spent = 0;
@@ -481,6 +490,7 @@ static int compare_all(bench_peer *self, bench_peer *other, const against_option
     lp.rows = ncommon;
     lp.equivalence = o->equivalence;
     lp.exhaust = o->dump != NULL;
+    lp.json = json;
     for (i = 0; i < count; i++) {
         int skipped;
         if (!common[i])
@@ -493,6 +503,20 @@ static int compare_all(bench_peer *self, bench_peer *other, const against_option
         done++;
     }
     return 0;
+}
+
+/* Writes json's text into -output-json's file. 0, or -1 after one error line. */
+static int write_json(const against_json *json)
+{
+    char *text = bench_against_json_text(json);
+    int rc;
+    if (!text) {
+        bench_error("-output-json: out of memory");
+        return -1;
+    }
+    rc = bench_outputs_write_text(BENCH_OUTPUT_JSON, text, strlen(text));
+    bench_against_json_text_free(text);
+    return rc;
 }
 
 /* The path this very program runs from, for its own serving process. */
@@ -510,6 +534,7 @@ int bench_against_run(const against_options *o, const bench_row *const *sel, siz
     const char *t = getenv("BENCH_BITCOIN_AGAINST_TIMEOUT");
     double timeout_ms = DEFAULT_TIMEOUT_S * 1e3;
     int status = BENCH_EXIT_ERROR, gate;
+    against_json *json = NULL;
 
     if (t && *t) {
         char *end;
@@ -571,7 +596,12 @@ int bench_against_run(const against_options *o, const bench_row *const *sel, siz
     }
     fprintf(stderr, "Using the '%s' SHA256 implementation\n", sha256_autodetect());
     bench_verdict_header("other", "ns");
-    if (compare_all(self, other, o, sel, count, common, ncommon, rows, units, &nrows) != 0)
+    if (o->json && !(json = bench_against_json_new(o->other))) {
+        bench_error("-output-json: out of memory");
+        goto done;
+    }
+    if (compare_all(self, other, o, sel, count, common, ncommon, rows, units, &nrows, json)
+        != 0)
         goto done;
     for (i = 0; i < AGAINST_PAIRS; i++)
         if (bench_peer_quit(&other[i]) != 0 || bench_peer_quit(&self[i]) != 0)
@@ -583,6 +613,8 @@ int bench_against_run(const against_options *o, const bench_row *const *sel, siz
         bench_error("writing the table to stdout failed: %s", strerror(errno));
         goto done;
     }
+    if (json && write_json(json) != 0)
+        goto done;
     status = gate ? BENCH_EXIT_REGRESSION : BENCH_EXIT_OK;
 done:
     for (i = 0; i < AGAINST_PAIRS; i++) {
@@ -591,6 +623,7 @@ done:
     }
     names_free(&ours);
     names_free(&theirs);
+    bench_against_json_free(json);
     bb_free(common);
     bb_free(rows);
     bb_free(units);
@@ -607,6 +640,7 @@ int bench_mode_against(const bench_job *j)
                      : o->min_time_ns > 0 ? o->min_time_ns : BENCH_DEFAULT_MIN_TIME_MS * 1e6;
     ao.max_regression = o->max_regression;
     ao.equivalence = o->equivalence;
+    ao.json = o->output[BENCH_OUTPUT_JSON] != NULL;
     ao.dump = getenv("BENCH_BITCOIN_AGAINST_DUMP");
     if (ao.dump && !*ao.dump)
         ao.dump = NULL;

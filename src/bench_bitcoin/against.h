@@ -32,6 +32,7 @@ typedef struct {
     double max_regression;      /* -max-regression in percent; negative: no gate */
     double equivalence;         /* -equivalence in percent, > 0: the "within" verdict's bound */
     const char *dump;           /* BENCH_BITCOIN_AGAINST_DUMP: where to append every round */
+    int json;                   /* -output-json is open (outputs.h): write the rows there */
     int no_pin;                 /* passed on to the child */
 } against_options;
 

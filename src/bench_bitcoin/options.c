@@ -136,8 +136,10 @@ static int check_combinations(const bench_options *o)
 {
     const char *out = NULL;
     int i;
+    /* -against writes its table, and -output-json when timed (against_json.h): the first
+     * other output file is out */
     for (i = 0; i < BENCH_OUTPUT_COUNT && !out; i++)
-        if (o->output[i])
+        if (o->output[i] && (i != BENCH_OUTPUT_JSON || o->instructions))
             out = bench_output_option(i);
     if (o->compare && o->asymptote_count) {
         bench_error("-compare cannot be combined with -asymptote (it compares implementations "
@@ -153,7 +155,7 @@ static int check_combinations(const bench_options *o)
     if (o->against && (o->compare || o->asymptote_count || o->sanity_check || o->baseline
                        || out)) {
         bench_error("-against cannot be combined with %s (it compares whole builds, "
-                    "benchmark by benchmark, and writes only its table)",
+                    "benchmark by benchmark, and writes its table and -output-json only)",
                     o->compare ? "-compare" : o->asymptote_count ? "-asymptote"
                     : o->sanity_check ? "-sanity-check" : o->baseline ? "-baseline" : out);
         return -1;

@@ -368,21 +368,23 @@ int bench_out_open(out_file *o, int writing)
     return 0;
 }
 
-/* Renders tmpl into o's temporary file and closes it; 0, or -1 after one error line. */
-int bench_out_render(out_file *o, const char *tmpl, const nb_bench *b)
+/* Opens a device's or FIFO's o for appending (a regular file's temporary is open already).
+ * 0, or -1 after one error line. */
+static int out_ready(out_file *o)
 {
-    int err = 0;
-    char why[256] = "";
     /* Appending: after the table for a file that is also stdout (a device or FIFO is open
      * already). */
     if (o->direct && !o->f && !(o->f = fopen(o->path, "a"))) {
         bench_error("%s: cannot write '%s': %s", o->option, o->target, strerror(errno));
         return -1;
     }
-    /* nb_render's errno: ENOMEM, EINVAL (a template of ours that it refused: a bug here),
-     * or the write's error */
-    if (nb_render_diag(tmpl, b, o->f, why, sizeof why) != 0)
-        err = errno ? errno : EIO;
+    return 0;
+}
+
+/* Flushes and closes o after writing; err: the writing's errno (0: none), why its text for
+ * EINVAL. 0, or -1 after one error line. */
+static int out_close(out_file *o, int err, const char *why)
+{
     errno = 0;
     if ((fflush(o->f) != 0 || ferror(o->f)) && !err)
         err = errno ? errno : EIO;
@@ -395,6 +397,31 @@ int bench_out_render(out_file *o, const char *tmpl, const nb_bench *b)
         return -1;
     }
     return 0;
+}
+
+/* Renders tmpl into o's temporary file and closes it; 0, or -1 after one error line. */
+int bench_out_render(out_file *o, const char *tmpl, const nb_bench *b)
+{
+    int err = 0;
+    char why[256] = "";
+    if (out_ready(o) != 0)
+        return -1;
+    /* nb_render's errno: ENOMEM, EINVAL (a template of ours that it refused: a bug here),
+     * or the write's error */
+    if (nb_render_diag(tmpl, b, o->f, why, sizeof why) != 0)
+        err = errno ? errno : EIO;
+    return out_close(o, err, why);
+}
+
+int bench_out_write(out_file *o, const char *text, size_t len)
+{
+    int err = 0;
+    if (out_ready(o) != 0)
+        return -1;
+    errno = 0;
+    if (fwrite(text, 1, len, o->f) != len)
+        err = errno ? errno : EIO;
+    return out_close(o, err, "");
 }
 
 /* A second link to o's existing file, for bench_out_commit_all to bring it back: a fresh name

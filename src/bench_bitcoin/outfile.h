@@ -51,6 +51,9 @@ int bench_out_open(out_file *o, int writing);
 /* Renders tmpl over b's results into o and closes it; 0, or -1 after one error line. */
 int bench_out_render(out_file *o, const char *tmpl, const nb_bench *b);
 
+/* Writes the len bytes at text into o and closes it; 0, or -1 after one error line. */
+int bench_out_write(out_file *o, const char *text, size_t len);
+
 /* Renames the temporaries of files[0 .. n) (those with a target) over their targets, all or
  * none: when one rename fails, the ones before it are undone (a replaced file comes back
  * through a second link made first; a new one is removed). Devices and FIFOs were written in

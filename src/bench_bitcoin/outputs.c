@@ -76,6 +76,22 @@ int bench_outputs_write(const nb_bench *b)
     return bench_out_commit_all(files, BENCH_OUTPUT_COUNT);
 }
 
+int bench_outputs_write_text(int slot, const char *text, size_t len)
+{
+    size_t i;
+    for (i = 0; i < BENCH_OUTPUT_COUNT; i++)
+        if (files[i].target && (int)i != slot) {
+            bench_error("%s cannot be written here (only %s)", files[i].option,
+                        bench_output_option(slot));
+            return -1;
+        }
+    if (slot < 0 || slot >= BENCH_OUTPUT_COUNT || !files[slot].target)
+        return 0;
+    if (bench_out_write(&files[slot], text, len) != 0)
+        return -1;
+    return bench_out_commit_all(files, BENCH_OUTPUT_COUNT);
+}
+
 void bench_outputs_release(void)
 {
     size_t i;

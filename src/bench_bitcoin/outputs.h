@@ -26,6 +26,11 @@ int bench_outputs_open(const char *const paths[BENCH_OUTPUT_COUNT], int writing)
  * none. 0 (also when there are none), or -1 after one error line. */
 int bench_outputs_write(const nb_bench *b);
 
+/* Writes the len bytes at text into output file slot, when one is open there, and commits it
+ * (-against's JSON, which is no nb_bench's: against_json.h). Any other open file is an
+ * error. 0 (also when slot has none), or -1 after one error line. */
+int bench_outputs_write_text(int slot, const char *text, size_t len);
+
 /* Closes the files and removes what was not committed. */
 void bench_outputs_release(void);
 

@@ -63,6 +63,7 @@ void bench_results_free(bench_results *b)
         bb_free(b->rows[i].unit);
         bb_free(b->rows[i].elapsed);
         bb_free(b->rows[i].cycles);
+        bb_free(b->rows[i].verdict);
     }
     bb_free(b->rows);
     b->rows = NULL;
@@ -78,6 +79,52 @@ static int positive(const json_t *o, const char *key, double *v)
         return -1;
     *v = json_number_value(x);
     return isfinite(*v) && *v > 0 ? 0 : -1;
+}
+
+/* A number member of o, or null (NaN), into *v; -1 when it is neither. */
+static int number_or_null(const json_t *o, const char *key, double *v)
+{
+    const json_t *x = json_object_get(o, key);
+    if (json_is_null(x)) {
+        *v = NAN;
+        return 0;
+    }
+    if (!json_is_number(x))
+        return -1;
+    *v = json_number_value(x);
+    return 0;
+}
+
+/* -against's comparison members of r into row, where r has a "verdict". 0, or -1 with err
+ * set. */
+static int parse_comparison(const json_t *r, bench_result_row *row, char *err, size_t cap)
+{
+    static const char *const words[] = {"faster", "slower", "within", "="};
+    const json_t *v = json_object_get(r, "verdict");
+    const char *word = json_string_value(v);
+    size_t k;
+    row->ratio = row->ratio_low = row->ratio_high = row->rounds = row->seconds = NAN;
+    if (!v)
+        return 0;
+    for (k = 0; word && k < sizeof words / sizeof words[0] && strcmp(word, words[k]); k++)
+        ;
+    if (!word || k == sizeof words / sizeof words[0]
+        || number_or_null(r, "ratio", &row->ratio) != 0
+        || number_or_null(r, "ratioLow", &row->ratio_low) != 0
+        || number_or_null(r, "ratioHigh", &row->ratio_high) != 0
+        || number_or_null(r, "rounds", &row->rounds) != 0 || !(row->rounds >= 0)
+        || number_or_null(r, "seconds", &row->seconds) != 0) {
+        set_err(err, cap, "result '%.100s' has a \"verdict\" that is not -against's, or lacks "
+                "its \"ratio\", \"ratioLow\", \"ratioHigh\", \"rounds\" or \"seconds\"",
+                row->name);
+        return -1;
+    }
+    row->verdict = dup_string(word);
+    if (!row->verdict) {
+        set_err(err, cap, "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 /* Fills row from the result object r (index i, for messages). 0, or -1 with err set. */
@@ -129,7 +176,7 @@ static int parse_result(const json_t *r, size_t i, bench_result_row *row, char *
     }
     if (positive(r, "median(instructions)", &row->instructions) != 0)
         row->instructions = -1;
-    return 0;
+    return parse_comparison(r, row, err, cap);
 }
 
 /* Whether any epoch of the result r has a hardware cycle count. */

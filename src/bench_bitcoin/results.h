@@ -16,6 +16,10 @@ typedef struct {
                                 * an epoch has none ("estcycles" absent, null or not > 0) */
     double instructions;       /* "median(instructions)" per iteration; negative: none */
     size_t count;
+    /* -against's comparison (against_json.h), where the result has one ("verdict"): */
+    char *verdict;             /* "faster", "slower", "within" or "="; NULL: none */
+    double ratio, ratio_low, ratio_high;   /* this build's time over the other's; NaN: null */
+    double rounds, seconds;    /* paired rounds, the row's wall-clock seconds */
 } bench_result_row;
 
 typedef struct {
@@ -31,7 +35,9 @@ typedef struct {
  * (free it with bench_results_free), or -1 with *out empty and a one-line reason in err
  * (errcap bytes): not JSON (jansson's message, with line and column), or JSON of another shape
  * (no "results" list, a result without a name, unit, positive batch or "measurements" list,
- * an epoch without a positive finite "elapsed", a name twice). Never prints. */
+ * an epoch without a positive finite "elapsed", a name twice, a "verdict" that is not one of
+ * -against's or without its "ratio", "ratioLow", "ratioHigh" (numbers or null), "rounds"
+ * and "seconds"). Never prints. */
 int bench_results_parse(const char *text, size_t len, bench_results *out, char *err,
                         size_t errcap);
 

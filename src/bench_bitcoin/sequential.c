@@ -44,11 +44,10 @@ bench_seq_verdict bench_seq_decide(const nb_ratio *r, double equivalence_pct)
 double bench_seq_allowance(double suite_left_ns, size_t rows_left, double per_row_ns,
                            double cap_ns)
 {
-    double reserve = per_row_ns / 4;
-    double a = suite_left_ns - reserve * (double)(rows_left ? rows_left - 1 : 0);
+    double a = suite_left_ns - per_row_ns * (double)(rows_left ? rows_left - 1 : 0);
     if (a > cap_ns)
         a = cap_ns;
-    return a > reserve ? a : reserve;
+    return a > per_row_ns ? a : per_row_ns;
 }
 
 int bench_seq_affords(double spent_ns, size_t rounds, size_t next_rounds, double allowance_ns)

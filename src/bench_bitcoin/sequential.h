@@ -42,9 +42,9 @@ double bench_seq_look_confidence(double confidence, size_t rows, size_t looks);
  * -equivalence=equivalence_pct (> 0). UNDECIDED when r is NULL or not finite. */
 bench_seq_verdict bench_seq_decide(const nb_ratio *r, double equivalence_pct);
 
-/* The measuring time row may spend (ns): what the suite has left, less a reserve of
- * per_row_ns / 4 for each of the rows_left - 1 rows after it, at most cap_ns, at least
- * per_row_ns / 4 (the first look's). */
+/* The measuring time a row may spend (ns): what the suite has left, less per_row_ns for each
+ * of the rows_left - 1 rows after it (each row keeps its own share), at most cap_ns, at
+ * least per_row_ns. */
 double bench_seq_allowance(double suite_left_ns, size_t rows_left, double per_row_ns,
                            double cap_ns);
 
