@@ -23,12 +23,27 @@ static void test_schedule(void)
 
 static void test_confidence(void)
 {
-    CHECK(fabs(bench_seq_look_confidence(0.95, 1, 1) - 0.95) < 1e-15);
-    CHECK(fabs(bench_seq_look_confidence(0.95, 4, 5) - 0.9975) < 1e-15);
-    CHECK(fabs(bench_seq_look_confidence(0.9, 2, 7) - (1 - 0.1 / 14)) < 1e-15);
-    CHECK(isnan(bench_seq_look_confidence(0.95, 0, 3)));
-    CHECK(isnan(bench_seq_look_confidence(0.95, 3, 0)));
-    CHECK(isnan(bench_seq_look_confidence(1, 3, 3)) && isnan(bench_seq_look_confidence(0, 1, 1)));
+    double sum = 0;
+    size_t k;
+    /* alone: the whole error rate */
+    CHECK(fabs(bench_seq_look_confidence(0.95, 1, 1, 0, 0.5) - 0.95) < 1e-15);
+    /* 4 rows, 5 looks, half at the last: 0.05 / 4 / 2 there, 0.05 / 4 / 2 / 4 before */
+    CHECK(fabs(bench_seq_look_confidence(0.95, 4, 5, 4, 0.5) - (1 - 0.00625)) < 1e-15);
+    CHECK(fabs(bench_seq_look_confidence(0.95, 4, 5, 0, 0.5) - (1 - 0.0015625)) < 1e-15);
+    /* an even split at 1 / looks */
+    CHECK(fabs(bench_seq_look_confidence(0.9, 2, 7, 3, 1.0 / 7) - (1 - 0.1 / 14)) < 1e-15);
+    CHECK(fabs(bench_seq_look_confidence(0.9, 2, 7, 6, 1.0 / 7) - (1 - 0.1 / 14)) < 1e-15);
+    /* the union bound: the looks' error rates add up to the row's */
+    for (k = 0; k < 6; k++)
+        sum += 1 - bench_seq_look_confidence(0.95, 3, 6, k, 0.7);
+    CHECKF(fabs(sum - 0.05 / 3) < 1e-15, "looks spend %.17g", sum);
+    CHECK(isnan(bench_seq_look_confidence(0.95, 0, 3, 0, 0.5)));
+    CHECK(isnan(bench_seq_look_confidence(0.95, 3, 0, 0, 0.5)));
+    CHECK(isnan(bench_seq_look_confidence(0.95, 3, 3, 3, 0.5)));
+    CHECK(isnan(bench_seq_look_confidence(0.95, 3, 3, 0, 1)));
+    CHECK(isnan(bench_seq_look_confidence(0.95, 3, 3, 0, 0)));
+    CHECK(isnan(bench_seq_look_confidence(1, 3, 3, 0, 0.5)));
+    CHECK(isnan(bench_seq_look_confidence(0, 1, 1, 0, 0.5)));
 }
 
 static bench_seq_verdict at(double low, double high, double pct)
@@ -76,8 +91,6 @@ static void test_budget(void)
     CHECK(bench_seq_allowance(400, 10, 50, 800) == 50);
     CHECK(bench_seq_allowance(-100, 1, 50, 800) == 50);
     /* 16 rounds cost 10: 32 cost 20 */
-    CHECK(bench_seq_affords(10, 16, 32, 20) && !bench_seq_affords(10, 16, 32, 19.9));
-    CHECK(!bench_seq_affords(10, 0, 32, 1e9));
 }
 
 int main(void)

@@ -38,6 +38,7 @@ static size_t nblocks;
  * reduction, and the factor between looks (the product's, sequential.h, by default). */
 static double trim = -1;
 static size_t growth = BENCH_SEQ_GROWTH;
+static double last_share = 0.5;   /* SEQ_SIM_LAST */
 
 static uint64_t rng_state;
 
@@ -114,7 +115,6 @@ static bench_seq_verdict simulate(double shift, double equivalence, size_t *roun
     const block *pick[PAIRS];
     double sign[PAIRS];
     bench_seq_verdict v = BENCH_SEQ_UNDECIDED;
-    double c;
     for (k = 0; k < PAIRS; k++) {
         uint64_t x = rng_next();
         pick[k] = &blocks[(x >> 1) % nblocks];
@@ -123,7 +123,6 @@ static bench_seq_verdict simulate(double shift, double equivalence, size_t *roun
             avail = pick[k]->n;
     }
     nlooks = schedule(avail * PAIRS, looks);
-    c = bench_seq_look_confidence(0.95, 1, nlooks);
     for (r = 0; r < avail * PAIRS; r++) {
         pair[r] = r % PAIRS;
         self[r] = 1;
@@ -132,6 +131,7 @@ static bench_seq_verdict simulate(double shift, double equivalence, size_t *roun
     for (k = 0; k < nlooks && v == BENCH_SEQ_UNDECIDED; k++) {
         nb_ratio ratio;
         *rounds = looks[k];
+        double c = bench_seq_look_confidence(0.95, 1, nlooks, k, last_share);
         if (bench_clustered_ratio_trimmed(other, self, pair, looks[k], PAIRS, trim, 1, c,
                                           &ratio) == 0)
             v = bench_seq_decide(&ratio, equivalence);
@@ -166,10 +166,12 @@ int main(int argc, char **argv)
         trim = atof(getenv("SEQ_SIM_TRIM"));
     if (getenv("SEQ_SIM_GROWTH"))
         growth = (size_t)atol(getenv("SEQ_SIM_GROWTH"));
+    if (getenv("SEQ_SIM_LAST"))
+        last_share = atof(getenv("SEQ_SIM_LAST"));
     if (trim < 0)
-        trim = 0.5;
-    if (!(trim <= 0.5) || growth < 2) {
-        fprintf(stderr, "seq_sim: bad SEQ_SIM_TRIM or SEQ_SIM_GROWTH\n");
+        trim = 0.25;
+    if (!(trim <= 0.5) || growth < 2 || !(last_share > 0 && last_share < 1)) {
+        fprintf(stderr, "seq_sim: bad SEQ_SIM_TRIM, SEQ_SIM_GROWTH or SEQ_SIM_LAST\n");
         return 2;
     }
     if (load(argv[1], argv[2]) != 0)
@@ -177,7 +179,7 @@ int main(int argc, char **argv)
     for (i = 0; i < sims; i++)
         count[simulate(log1p(plant / 100), 1, &stops[i])]++;
     qsort(stops, sims, sizeof *stops, cmp_size);
-    printf("trim %g growth %zu: ", trim, growth);
+    printf("trim %g growth %zu last %g: ", trim, growth, last_share);
     printf("%s plant %g%%: %zu sims: slower %.3f faster %.3f within %.3f undecided %.3f; "
            "rounds at the stop: median %zu, 90th percentile %zu\n", argv[2], plant, sims,
            (double)count[BENCH_SEQ_SLOWER] / (double)sims,

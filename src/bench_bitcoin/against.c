@@ -52,6 +52,10 @@
  * to the mean's efficiency on the rest; tools/seq_sim on recorded rounds gives it the most
  * power at a 1% difference of the trims 0, 0.1, 0.25 and 0.5 (doc/measurements.md). */
 #define PAIR_TRIM 0.25
+/* The share of a row's error rate its last look spends (the looks before it share the rest):
+ * most of it, so that a row that runs to its last look is judged nearly as a fixed-length
+ * comparison of that many rounds would be (doc/measurements.md has the trade). */
+#define LAST_SHARE 0.5
 #define CONFIDENCE 0.95
 
 /* ---- the parent: one benchmark ---- */
@@ -254,12 +258,20 @@ static int epoch(bench_peer *p, const plan *pl, uint64_t n, double *ns)
     return 0;
 }
 
+/* The most rounds time_ns affords at the epoch target (both sides' epochs; whole
+ * iterations may overshoot it a little), at most pl->max_rounds. */
+static size_t affordable(const plan *pl, double time_ns)
+{
+    double rounds = floor(time_ns / (2 * pl->target_ns) * 1.05);
+    return rounds < (double)pl->max_rounds ? (size_t)rounds : pl->max_rounds;
+}
+
 /* Sizes the epochs on this build's side: grows them until one lasts the target, then sets
  * pl->n and pl->max_rounds (what cap_ns affords). 0, or -1 after one error line. */
 static int calibrate(bench_peer *self, bench_peer *other, plan *pl, double cap_ns)
 {
     uint64_t n = 1;
-    double ns, per, rounds, ignored;
+    double ns, per, ignored;
     for (;;) {
         double next;
         /* the other runs the same epochs, so that both enter the rounds with one history */
@@ -284,9 +296,8 @@ static int calibrate(bench_peer *self, bench_peer *other, plan *pl, double cap_n
         pl->n = 1;
     if ((double)pl->n * per > pl->target_ns)
         pl->target_ns = (double)pl->n * per;   /* an op slower than the target */
-    /* the planned target's rounds: an epoch a little over it (whole iterations) costs none */
-    rounds = floor(cap_ns / (2 * pl->target_ns) * 1.05);
-    pl->max_rounds = rounds > MAX_ROUNDS ? MAX_ROUNDS : (size_t)rounds;
+    pl->max_rounds = MAX_ROUNDS;
+    pl->max_rounds = affordable(pl, cap_ns);
     return 0;
 }
 
@@ -319,13 +330,15 @@ static void interval(const plan *pl, double c, nb_ratio *r)
 
 /* The looks (sequential.h): every pair but the first (which calibrated) first runs one epoch
  * on each side, unmeasured, so that all enter the rounds warm; then the rounds up to each
- * look, and at each the interval, until one decides the row or the next look does not fit
- * lp->allowance_ns. The last look's interval and verdict into *r and *v. 0, or -1. */
+ * look of those lp->allowance_ns affords, and at each the interval, until one decides the
+ * row. The last look's interval and verdict into *r and *v. 0, or -1. */
 static int measure(bench_peer *self, bench_peer *other, plan *pl, const look_plan *lp,
                    nb_ratio *r, bench_seq_verdict *v)
 {
-    size_t looks[BENCH_SEQ_MAX_LOOKS], n = bench_seq_schedule(pl->max_rounds, looks), k, j;
-    double c = bench_seq_look_confidence(CONFIDENCE, lp->rows, n), ignored;
+    size_t looks[BENCH_SEQ_MAX_LOOKS], n, k, j;
+    double ignored;
+    n = bench_seq_schedule(lp->exhaust ? pl->max_rounds : affordable(pl, lp->allowance_ns),
+                           looks);
     for (j = 1; j < AGAINST_PAIRS; j++)
         if (epoch(&self[j], pl, pl->n, &ignored) != 0
             || epoch(&other[j], pl, pl->n, &ignored) != 0)
@@ -333,13 +346,9 @@ static int measure(bench_peer *self, bench_peer *other, plan *pl, const look_pla
     for (k = 0; k < n; k++) {
         if (run_rounds(self, other, pl, looks[k]) != 0)
             return -1;
-        interval(pl, c, r);
+        interval(pl, bench_seq_look_confidence(CONFIDENCE, lp->rows, n, k, LAST_SHARE), r);
         *v = bench_seq_decide(r, lp->equivalence);
-        if (lp->exhaust)
-            continue;
-        if (*v != BENCH_SEQ_UNDECIDED
-            || (k + 1 < n && !bench_seq_affords(pl->spent_ns, pl->rounds, looks[k + 1],
-                                                lp->allowance_ns)))
+        if (*v != BENCH_SEQ_UNDECIDED && !lp->exhaust)
             break;
     }
     return 0;

@@ -19,11 +19,17 @@ size_t bench_seq_schedule(size_t max_rounds, size_t *rounds)
     return n;
 }
 
-double bench_seq_look_confidence(double confidence, size_t rows, size_t looks)
+double bench_seq_look_confidence(double confidence, size_t rows, size_t looks, size_t k,
+                                 double last_share)
 {
-    if (rows == 0 || looks == 0 || !(confidence > 0 && confidence < 1))
+    double alpha;
+    if (rows == 0 || looks == 0 || k >= looks || !(confidence > 0 && confidence < 1)
+        || !(last_share > 0 && last_share < 1))
         return NAN;
-    return 1 - (1 - confidence) / ((double)rows * (double)looks);
+    alpha = (1 - confidence) / (double)rows;
+    if (looks > 1)
+        alpha *= k + 1 == looks ? last_share : (1 - last_share) / (double)(looks - 1);
+    return 1 - alpha;
 }
 
 bench_seq_verdict bench_seq_decide(const nb_ratio *r, double equivalence_pct)
@@ -48,11 +54,4 @@ double bench_seq_allowance(double suite_left_ns, size_t rows_left, double per_ro
     if (a > cap_ns)
         a = cap_ns;
     return a > per_row_ns ? a : per_row_ns;
-}
-
-int bench_seq_affords(double spent_ns, size_t rounds, size_t next_rounds, double allowance_ns)
-{
-    if (rounds == 0)
-        return 0;
-    return spent_ns / (double)rounds * (double)next_rounds <= allowance_ns;
 }

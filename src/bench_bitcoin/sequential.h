@@ -2,9 +2,9 @@
  * looks at a fixed, geometric schedule of round counts; at each look its interval is
  * computed at the confidence that the union bound gives over every look of every row, so the
  * intervals hold together at every look whatever the stopping point; a row stops at the first
- * look whose interval decides it (it excludes 1, or lies inside +-equivalence), or when the
- * next look does not fit its share of the suite's budget. Pure functions, for tests and the
- * simulator (test/seq_sim.c). */
+ * look whose interval decides it (it excludes 1, or lies inside +-equivalence), or at the
+ * last look its share of the suite's budget affords (known before its first round). Pure
+ * functions, for tests and the simulator (tools/seq_sim.c). */
 #ifndef BENCH_BITCOIN_SEQUENTIAL_H
 #define BENCH_BITCOIN_SEQUENTIAL_H
 
@@ -33,10 +33,14 @@ typedef enum {
  * rounds[0 .. n) (room for BENCH_SEQ_MAX_LOOKS) and returns n >= 1; 0 when rounds is NULL. */
 size_t bench_seq_schedule(size_t max_rounds, size_t *rounds);
 
-/* The confidence of each look's interval so that the intervals of all looks of all rows
- * hold together at confidence (the union bound: 1 - (1 - confidence) / (rows * looks)).
- * NaN when rows or looks is 0 or confidence is not in (0, 1). */
-double bench_seq_look_confidence(double confidence, size_t rows, size_t looks);
+/* The confidence of look k's interval (0 <= k < looks) so that the intervals of all looks of
+ * all rows hold together at confidence (the union bound): each row has (1 - confidence) /
+ * rows of error to spend; its last look gets the share last_share of it (0 < last_share < 1;
+ * 1 / looks spends evenly), the looks before it equal parts of the rest. A row alone in its
+ * look spends it all. NaN when rows or looks is 0, k >= looks, or confidence or last_share
+ * is not in (0, 1). */
+double bench_seq_look_confidence(double confidence, size_t rows, size_t looks, size_t k,
+                                 double last_share);
 
 /* The verdict of interval r (other's time over this build's, nb_ratio's orientation) at
  * -equivalence=equivalence_pct (> 0). UNDECIDED when r is NULL or not finite. */
@@ -47,9 +51,5 @@ bench_seq_verdict bench_seq_decide(const nb_ratio *r, double equivalence_pct);
  * least per_row_ns. */
 double bench_seq_allowance(double suite_left_ns, size_t rows_left, double per_row_ns,
                            double cap_ns);
-
-/* 1 when a row that spent spent_ns on its first rounds rounds can afford next_rounds rounds
- * in all within allowance_ns (the rounds' cost extrapolated from those so far), else 0. */
-int bench_seq_affords(double spent_ns, size_t rounds, size_t next_rounds, double allowance_ns);
 
 #endif
