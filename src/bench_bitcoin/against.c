@@ -531,51 +531,45 @@ static int write_json(const against_json *json)
 /* The path this very program runs from, for its own serving process. */
 #define SELF_EXE "/proc/self/exe"
 
-int bench_against_run(const against_options *o, const bench_row *const *sel, size_t count)
+/* BENCH_BITCOIN_AGAINST_TIMEOUT in ms into *ms (DEFAULT_TIMEOUT_S when unset). 0, or -1
+ * after one error line. */
+static int read_timeout(double *ms)
 {
-    bench_peer self[AGAINST_PAIRS], other[AGAINST_PAIRS];
-    name_list ours, theirs;
-    unsigned char *common = NULL;
-    verdict_row *rows = NULL;
-    char (*units)[AGAINST_MAX_LINE] = NULL;
-    char label[300];
-    size_t i, ncommon = 0, nrows = 0;
     const char *t = getenv("BENCH_BITCOIN_AGAINST_TIMEOUT");
-    double timeout_ms = DEFAULT_TIMEOUT_S * 1e3;
-    int status = BENCH_EXIT_ERROR, gate;
-    against_json *json = NULL;
+    char *end;
+    double sec;
+    *ms = DEFAULT_TIMEOUT_S * 1e3;
+    if (!t || !*t)
+        return 0;
+    sec = strtod(t, &end);
+    if (*end || !(sec > 0) || !(sec < 1e6)) {
+        bench_error("BENCH_BITCOIN_AGAINST_TIMEOUT: '%s' is not a number of seconds > 0", t);
+        return -1;
+    }
+    *ms = sec * 1e3;
+    return 0;
+}
 
-    if (t && *t) {
-        char *end;
-        double sec = strtod(t, &end);
-        if (*end || !(sec > 0) || !(sec < 1e6)) {
-            bench_error("BENCH_BITCOIN_AGAINST_TIMEOUT: '%s' is not a number of seconds > 0",
-                        t);
-            return BENCH_EXIT_ERROR;
-        }
-        timeout_ms = sec * 1e3;
-    }
-    snprintf(label, sizeof label, "'%s'", o->other);
-    memset(&ours, 0, sizeof ours);
-    memset(&theirs, 0, sizeof theirs);
-    for (i = 0; i < AGAINST_PAIRS; i++) {
-        bench_peer_init(&self[i], "this build's serving process", timeout_ms);
-        bench_peer_init(&other[i], label, timeout_ms);
-    }
+/* Starts every serving process of both builds (initialised peers) and takes their
+ * handshakes: the other's names, filtered, into *theirs, this build's into *ours. 0, or -1
+ * after one error line (the caller kills what was started). */
+static int start_all(bench_peer *self, bench_peer *other, const against_options *o,
+                     name_list *ours, name_list *theirs)
+{
+    size_t i;
     /* a child that dies must be an error line, not the end of this process */
     signal(SIGPIPE, SIG_IGN);
     /* the other first: a bad path is the likelier error, and says more */
     if (bench_peer_spawn(&other[0], o->other, o->no_pin, 1) != 0)
-        return BENCH_EXIT_ERROR;
+        return -1;
     /* all started before any is waited for, so that their start-ups overlap */
     for (i = 0; i < AGAINST_PAIRS; i++)
         if ((i > 0 && bench_peer_spawn(&other[i], o->other, o->no_pin, 1) != 0)
             || bench_peer_spawn(&self[i], SELF_EXE, o->no_pin, 0) != 0)
-            goto done;
-    if (handshake(&other[0], &theirs) != 0 || filter_names(&theirs, o->filter) != 0)
-        goto done;
-    if (handshake(&self[0], &ours) != 0)
-        goto done;
+            return -1;
+    if (handshake(&other[0], theirs) != 0 || filter_names(theirs, o->filter) != 0
+        || handshake(&self[0], ours) != 0)
+        return -1;
     for (i = 1; i < AGAINST_PAIRS; i++) {   /* the other pairs: the same programs again */
         name_list again;
         int bad;
@@ -586,8 +580,58 @@ int bench_against_run(const against_options *o, const bench_row *const *sel, siz
         bad = bad || handshake(&self[i], &again) != 0;
         names_free(&again);
         if (bad)
-            goto done;
+            return -1;
     }
+    return 0;
+}
+
+/* After the rows: the processes told to quit, the summary line and the gate, the JSON file.
+ * The exit status (an error after one error line). */
+static int finish(bench_peer *self, bench_peer *other, const against_options *o,
+                  const verdict_row *rows, size_t nrows, const char *label,
+                  const against_json *json)
+{
+    size_t i;
+    int gate;
+    for (i = 0; i < AGAINST_PAIRS; i++)
+        if (bench_peer_quit(&other[i]) != 0 || bench_peer_quit(&self[i]) != 0)
+            return BENCH_EXIT_ERROR;
+    gate = bench_verdict_finish(rows, nrows, label,
+                          "interleaved round by round over " AGAINST_PAIRS_TEXT
+                          " pairs of processes, each row until decided", o->max_regression);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        bench_error("writing the table to stdout failed: %s", strerror(errno));
+        return BENCH_EXIT_ERROR;
+    }
+    if (json && write_json(json) != 0)
+        return BENCH_EXIT_ERROR;
+    return gate ? BENCH_EXIT_REGRESSION : BENCH_EXIT_OK;
+}
+
+int bench_against_run(const against_options *o, const bench_row *const *sel, size_t count)
+{
+    bench_peer self[AGAINST_PAIRS], other[AGAINST_PAIRS];
+    name_list ours, theirs;
+    unsigned char *common = NULL;
+    verdict_row *rows = NULL;
+    char (*units)[AGAINST_MAX_LINE] = NULL;
+    char label[300];
+    size_t i, ncommon = 0, nrows = 0;
+    double timeout_ms;
+    int status = BENCH_EXIT_ERROR;
+    against_json *json = NULL;
+
+    if (read_timeout(&timeout_ms) != 0)
+        return BENCH_EXIT_ERROR;
+    snprintf(label, sizeof label, "'%s'", o->other);
+    memset(&ours, 0, sizeof ours);
+    memset(&theirs, 0, sizeof theirs);
+    for (i = 0; i < AGAINST_PAIRS; i++) {
+        bench_peer_init(&self[i], "this build's serving process", timeout_ms);
+        bench_peer_init(&other[i], label, timeout_ms);
+    }
+    if (start_all(self, other, o, &ours, &theirs) != 0)
+        goto done;
     common = bb_malloc_array(count ? count : 1, 1);
     rows = bb_malloc_array(count ? count : 1, sizeof *rows);
     units = bb_malloc_array(count ? count : 1, sizeof *units);
@@ -612,19 +656,7 @@ int bench_against_run(const against_options *o, const bench_row *const *sel, siz
     if (compare_all(self, other, o, sel, count, common, ncommon, rows, units, &nrows, json)
         != 0)
         goto done;
-    for (i = 0; i < AGAINST_PAIRS; i++)
-        if (bench_peer_quit(&other[i]) != 0 || bench_peer_quit(&self[i]) != 0)
-            goto done;
-    gate = bench_verdict_finish(rows, nrows, label,
-                          "interleaved round by round over " AGAINST_PAIRS_TEXT
-                          " pairs of processes, each row until decided", o->max_regression);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        bench_error("writing the table to stdout failed: %s", strerror(errno));
-        goto done;
-    }
-    if (json && write_json(json) != 0)
-        goto done;
-    status = gate ? BENCH_EXIT_REGRESSION : BENCH_EXIT_OK;
+    status = finish(self, other, o, rows, nrows, label, json);
 done:
     for (i = 0; i < AGAINST_PAIRS; i++) {
         bench_peer_kill(&other[i]);
