@@ -84,12 +84,13 @@ static void test_budget(void)
     /* alone: the suite's whole time, at most the cap */
     CHECK(bench_seq_allowance(800, 1, 50, 800) == 800);
     CHECK(bench_seq_allowance(5000, 1, 50, 800) == 800);
-    /* ten rows left with 600 left: a row's share (50) kept for each of the nine after */
-    CHECK(fabs(bench_seq_allowance(600, 10, 50, 800) - 150) < 1e-12);
-    CHECK(fabs(bench_seq_allowance(1e4, 10, 50, 800) - 800) < 1e-12);
+    /* ten rows left with 1500 left: a tenth */
+    CHECK(fabs(bench_seq_allowance(1500, 10, 50, 800) - 150) < 1e-12);
+    CHECK(fabs(bench_seq_allowance(1e5, 10, 50, 800) - 800) < 1e-12);
     /* the rows before spent more than theirs: still a row's share */
     CHECK(bench_seq_allowance(400, 10, 50, 800) == 50);
     CHECK(bench_seq_allowance(-100, 1, 50, 800) == 50);
+    CHECK(bench_seq_allowance(100, 0, 50, 800) == 100);
     /* 16 rounds cost 10: 32 cost 20 */
 }
 

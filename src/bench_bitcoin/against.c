@@ -482,8 +482,8 @@ done:
 
 /* Compares the rows sel[i] with common[i] set (ncommon of them) one after the other into
  * rows[0 .. *nrows) (their units into units). The suite's measuring time is -min-time per
- * row, at least one row's cap; each row may spend what is left of it, less -min-time for
- * each row after it, up to its cap (sequential.h). Each row goes into json too, unless NULL.
+ * row, at least one row's cap; each row may spend an equal part of what is left of it, up
+ * to its cap (sequential.h). Each row goes into json too, unless NULL.
  * 0, or -1 after one error line. */
 static int compare_all(bench_peer *self, bench_peer *other, const against_options *o,
                        const bench_row *const *sel, size_t count, const unsigned char *common,

@@ -50,7 +50,7 @@ bench_seq_verdict bench_seq_decide(const nb_ratio *r, double equivalence_pct)
 double bench_seq_allowance(double suite_left_ns, size_t rows_left, double per_row_ns,
                            double cap_ns)
 {
-    double a = suite_left_ns - per_row_ns * (double)(rows_left ? rows_left - 1 : 0);
+    double a = suite_left_ns / (double)(rows_left ? rows_left : 1);
     if (a > cap_ns)
         a = cap_ns;
     return a > per_row_ns ? a : per_row_ns;

@@ -46,9 +46,9 @@ double bench_seq_look_confidence(double confidence, size_t rows, size_t looks, s
  * -equivalence=equivalence_pct (> 0). UNDECIDED when r is NULL or not finite. */
 bench_seq_verdict bench_seq_decide(const nb_ratio *r, double equivalence_pct);
 
-/* The measuring time a row may spend (ns): what the suite has left, less per_row_ns for each
- * of the rows_left - 1 rows after it (each row keeps its own share), at most cap_ns, at
- * least per_row_ns. */
+/* The measuring time a row may spend (ns): an equal part of what the suite has left among the
+ * rows_left rows still to measure (this one included), at most cap_ns, at least per_row_ns.
+ * A row decided early so leaves its time to all the rows after it. */
 double bench_seq_allowance(double suite_left_ns, size_t rows_left, double per_row_ns,
                            double cap_ns);
 
