@@ -110,6 +110,12 @@ run -filter=SipHash_32b -min-time=5 -baseline="$tmp/cap.json"
 [ $rc -eq 0 ] && grep -q '`SipHash_32b`' "$tmp/out" \
     || fail "-baseline of an -against file: exit $rc: $(cat "$tmp/err")"
 
+# An op of a millisecond (SHA256 hashes 1 MB) runs one iteration an epoch: its planted
+# slowdown is a busy wait of that share of the epoch, and is found as well.
+BENCH_BITCOIN_AGAINST_PLANT=SHA256:100 run -against="$tmp/clean" -filter=SHA256 -min-time=5
+[ $rc -eq 0 ] && grep -q '| [0-9.]*% slower *| `SHA256`' "$tmp/out" \
+    || fail "a planted wait on SHA256: exit $rc, not slower: $(cat "$tmp/out" "$tmp/err")"
+
 # The rounds are spread over 8 pairs of serving processes: the other build is started 8 times,
 # and the summary says so.
 wrapper counted "echo started >>'$tmp/starts'; exec '$prog' \"\$@\""

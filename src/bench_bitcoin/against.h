@@ -51,7 +51,9 @@ int bench_against_run(const against_options *o, const bench_row *const *sel, siz
  * And on both sides of -against:
  *   BENCH_BITCOIN_AGAINST_PLANT=NAME:PCT   the benchmark NAME runs PCT percent more iterations
  *                                          than the epoch's count in each of its epochs, timed
- *                                          as if it ran the count: a planted slowdown of the
+ *                                          as if it ran the count (under 10 extra iterations:
+ *                                          the count, then a busy wait of PCT percent of the
+ *                                          epoch's time, added to it): a planted slowdown of the
  *                                          same code, for tests and tools/compare_truth (set it
  *                                          for one side only: a wrapper script that sets or
  *                                          unsets it around the other build). */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The fraction of extra iterations BENCH_BITCOIN_AGAINST_PLANT=NAME:PCT asks of benchmark
@@ -33,22 +34,52 @@ static double planted(const char *name)
     return pct > 0 && pct < 1000 ? pct / 100 : 0;
 }
 
-/* n, plus the planted extra iterations (rounded at random, so that their mean is exact). */
-static uint64_t with_plant(uint64_t n, double plant, nb_rng *rng)
-{
-    if (plant <= 0)
-        return n;
-    return n + (uint64_t)floor((double)n * plant + nb_rng_uniform01(rng));
-}
-
-
+/* Below this many extra iterations per epoch the plant is a wait instead (serve_next). */
+#define PLANT_MIN_EXTRA 10
 
 typedef struct {
     nb_bench *b;
     int fault;                 /* 0 none, 1 crash, 2 hang */
-    double plant;              /* extra iterations, as a fraction (0: none) */
+    double plant;              /* the planted slowdown, as a fraction (0: none) */
+    int waiting;               /* the epoch under way is planted as a wait */
     nb_rng rng;
 } serve;
+
+/* n, plus the planted extra iterations (rounded at random, so that their mean is exact);
+ * where they would be fewer than PLANT_MIN_EXTRA (an op of many microseconds), n, and the
+ * epoch is planted as a wait (s->waiting). */
+static uint64_t with_plant(serve *s, uint64_t n)
+{
+    s->waiting = 0;
+    if (s->plant <= 0)
+        return n;
+    if ((double)n * s->plant < PLANT_MIN_EXTRA) {
+        s->waiting = 1;
+        return n;
+    }
+    return n + (uint64_t)floor((double)n * s->plant + nb_rng_uniform01(&s->rng));
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ns, an epoch's time, plus a busy wait of s->plant times it when the epoch is planted as a
+ * wait: the time the wait took, as measured, is added. */
+static uint64_t planted_time(const serve *s, uint64_t ns)
+{
+    double start, until;
+    if (!s->waiting)
+        return ns;
+    start = now_ns();
+    until = start + (double)ns * s->plant;
+    while (now_ns() < until)
+        ;
+    return ns + (uint64_t)(now_ns() - start);
+}
 
 static void say(const against_msg *m)
 {
@@ -95,7 +126,7 @@ static uint64_t serve_next(void *ctx, uint64_t iters, uint64_t ns)
         snprintf(m.text, sizeof m.text, "%s", nb_get_unit(s->b));
     } else {
         m.kind = AGAINST_TIME;
-        m.number = ns;
+        m.number = planted_time(s, ns);
     }
     say(&m);
     hear(&m);
@@ -109,7 +140,7 @@ static uint64_t serve_next(void *ctx, uint64_t iters, uint64_t ns)
         kill(getpid(), SIGKILL);
     while (s->fault == 2)
         pause();
-    return with_plant(m.number, s->plant, &s->rng);
+    return with_plant(s, m.number);
 }
 
 int bench_serve(const char *version)
