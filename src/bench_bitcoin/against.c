@@ -26,7 +26,7 @@
 
 /* Rounds per -min-time: the epoch target is -min-time / 2 / ROUNDS_PER_BUDGET, so that a row
  * that spends its -min-time measures about 64 rounds; a row may spend up to CAP_FACTOR times
- * its -min-time (MAX_ROUNDS at most) when the rows before it left time over. */
+ * its -min-time (MAX_ROUNDS at most) when the suite has that much left (sequential.h). */
 #define ROUNDS_PER_BUDGET 64
 #define CAP_FACTOR 16
 #define MAX_ROUNDS 1024
