@@ -79,6 +79,36 @@ static void test_decide(void)
     CHECK(at(0.999, 1.001, 0) == BENCH_SEQ_UNDECIDED);
 }
 
+static nb_ratio other_over_this(double lo_this, double hi_this)
+{
+    nb_ratio r;
+    r.low = 1 / hi_this;
+    r.high = 1 / lo_this;
+    r.estimate = sqrt(r.low * r.high);
+    r.significant = r.low > 1 || r.high < 1;
+    return r;
+}
+
+static void test_gate(void)
+{
+    nb_ratio r = other_over_this(1.004, 1.09);   /* this build slower, by 0.4% to 9% */
+    /* no gate: decided; a 2% gate: the interval straddles 1.02, measure on */
+    CHECK(bench_seq_gate_decided(&r, -1) == 1);
+    CHECK(bench_seq_gate_decided(&r, 2) == 0);
+    /* wholly above the gate: a regression; wholly below it: none */
+    r = other_over_this(1.021, 1.09);
+    CHECK(bench_seq_gate_decided(&r, 2) == 1);
+    r = other_over_this(1.004, 1.0199);
+    CHECK(bench_seq_gate_decided(&r, 2) == 1);
+    r = other_over_this(0.95, 0.99);             /* faster */
+    CHECK(bench_seq_gate_decided(&r, 0) == 1);
+    r = other_over_this(0.995, 1.008);           /* within 1%, a 0.5% gate: undecided */
+    CHECK(bench_seq_gate_decided(&r, 0.5) == 0 && bench_seq_gate_decided(&r, 1) == 1);
+    r.low = NAN;
+    CHECK(bench_seq_gate_decided(&r, 2) == 0 && bench_seq_gate_decided(&r, -1) == 1);
+    CHECK(bench_seq_gate_decided(NULL, 2) == 0);
+}
+
 static void test_budget(void)
 {
     /* alone: the suite's whole time, at most the cap */
@@ -99,6 +129,7 @@ int main(void)
     test_schedule();
     test_confidence();
     test_decide();
+    test_gate();
     test_budget();
     return check_finish();
 }

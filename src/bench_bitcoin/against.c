@@ -225,6 +225,7 @@ typedef struct {
 typedef struct {
     size_t rows;               /* rows compared: the union bound's */
     double equivalence;        /* -equivalence, percent */
+    double max_regression;     /* -max-regression, percent; negative: no gate */
     double allowance_ns;       /* this row's share of the suite's measuring time */
     int exhaust;               /* BENCH_BITCOIN_AGAINST_DUMP: every look, to the cap */
     against_json *json;        /* -output-json's document, or NULL */
@@ -331,7 +332,8 @@ static void interval(const plan *pl, double c, nb_ratio *r)
 /* The looks (sequential.h): every pair but the first (which calibrated) first runs one epoch
  * on each side, unmeasured, so that all enter the rounds warm; then the rounds up to each
  * look of those lp->allowance_ns affords, and at each the interval, until one decides the
- * row. The last look's interval and verdict into *r and *v. 0, or -1. */
+ * row and -max-regression's question about it. The last look's interval and verdict into *r
+ * and *v. 0, or -1. */
 static int measure(bench_peer *self, bench_peer *other, plan *pl, const look_plan *lp,
                    nb_ratio *r, bench_seq_verdict *v)
 {
@@ -348,7 +350,8 @@ static int measure(bench_peer *self, bench_peer *other, plan *pl, const look_pla
             return -1;
         interval(pl, bench_seq_look_confidence(CONFIDENCE, lp->rows, n, k, LAST_SHARE), r);
         *v = bench_seq_decide(r, lp->equivalence);
-        if (*v != BENCH_SEQ_UNDECIDED && !lp->exhaust)
+        if (*v != BENCH_SEQ_UNDECIDED && bench_seq_gate_decided(r, lp->max_regression)
+            && !lp->exhaust)
             break;
     }
     return 0;
@@ -498,6 +501,7 @@ static int compare_all(bench_peer *self, bench_peer *other, const against_option
         suite = cap;
     lp.rows = ncommon;
     lp.equivalence = o->equivalence;
+    lp.max_regression = o->max_regression;
     lp.exhaust = o->dump != NULL;
     lp.json = json;
     for (i = 0; i < count; i++) {

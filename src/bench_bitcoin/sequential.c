@@ -47,6 +47,17 @@ bench_seq_verdict bench_seq_decide(const nb_ratio *r, double equivalence_pct)
     return BENCH_SEQ_UNDECIDED;
 }
 
+int bench_seq_gate_decided(const nb_ratio *r, double max_regression)
+{
+    double gate = 1 + max_regression / 100;
+    if (max_regression < 0)
+        return 1;
+    if (!r || !isfinite(r->low) || !isfinite(r->high) || !(r->low > 0))
+        return 0;
+    /* this build's time over the other's: [1 / high, 1 / low] */
+    return 1 / r->high > gate || 1 / r->low <= gate;
+}
+
 double bench_seq_allowance(double suite_left_ns, size_t rows_left, double per_row_ns,
                            double cap_ns)
 {

@@ -46,6 +46,14 @@ double bench_seq_look_confidence(double confidence, size_t rows, size_t looks, s
  * -equivalence=equivalence_pct (> 0). UNDECIDED when r is NULL or not finite. */
 bench_seq_verdict bench_seq_decide(const nb_ratio *r, double equivalence_pct);
 
+/* 1 when -max-regression=max_regression (percent; negative: no gate) has its answer in
+ * interval r (nb_ratio's orientation, as bench_seq_decide): this build's time over the
+ * other's lies wholly above 1 + max_regression / 100 (a regression) or reaches no higher
+ * than that (none); always without a gate. A decided row whose gate is undecided measures
+ * on: stopping at the first interval that excludes 1 would leave its low end just above 1,
+ * under any gate. 0 when r is NULL or not finite. */
+int bench_seq_gate_decided(const nb_ratio *r, double max_regression);
+
 /* The measuring time a row may spend (ns): an equal part of what the suite has left among the
  * rows_left rows still to measure (this one included), at most cap_ns, at least per_row_ns.
  * A row decided early so leaves its time to all the rows after it. */
