@@ -378,7 +378,7 @@ static const option options[] = {
     {"max-regression", NULL, "<pct>", VALUE(set_max_regression),
      "with -against or -baseline: exit 1 on a significant slowdown > pct%"},
     {"equivalence", NULL, "<pct>", VALUE(set_equivalence),
-     "with -against: say 'within +-pct%' where the interval lies inside (default 1)"},
+     "with -against: 'within +-pct%' when the interval is inside (default 1)"},
     {"help", "h ?", NULL, FLAG(help),
      "print this help and exit (once the other options are checked)"},
     {"serve-protocol", NULL, "<version>", VALUE(set_serve), NULL},
