@@ -215,7 +215,8 @@ typedef struct {
     double self_batch, other_batch;   /* units per iteration, each side's */
     size_t max_rounds;         /* what the per-row cap affords */
     size_t rounds;             /* measured so far */
-    double spent_ns;           /* the rounds' epochs, both sides */
+    double spent_ns;           /* the rounds at the epoch target, both sides (the budget's
+                                * unit: a host that slows the epochs takes no rounds away) */
     double self_ns[MAX_ROUNDS];   /* per unit, per round */
     double other_ns[MAX_ROUNDS];
     size_t pair[MAX_ROUNDS];      /* the pair of processes that measured the round */
@@ -313,7 +314,7 @@ static int run_rounds(bench_peer *self, bench_peer *other, plan *pl, size_t to)
         double a, b;
         if (epoch(first, pl, pl->n, &a) != 0 || epoch(second, pl, pl->n, &b) != 0)
             return -1;
-        pl->spent_ns += a + b;
+        pl->spent_ns += 2 * pl->target_ns;
         pl->self_ns[r] = (turn % 2 ? b : a) / (double)pl->n / pl->self_batch;
         pl->other_ns[r] = (turn % 2 ? a : b) / (double)pl->n / pl->other_batch;
         pl->pair[r] = k;
