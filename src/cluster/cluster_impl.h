@@ -283,6 +283,29 @@ static inline void CL(si_minus)(CL(setinfo) *a, const CL(setinfo) *b)
     CL(fr_sub)(&a->fr, b->fr);
 }
 
+/* a |= b when item i is in a, else nothing: without a branch, as whether a top holds the
+ * item at hand is a coin toss that the predictor loses about a third of the time. */
+static inline void CL(si_or_if)(CL(setinfo) *a, const CL(setinfo) *b, unsigned i)
+{
+    unsigned bit = (unsigned)((a->tx.w[i / 64] >> (i % 64)) & 1), k;
+    uint64_t m = (uint64_t)0 - bit;
+    for (k = 0; k < CW; k++)
+        a->tx.w[k] |= b->tx.w[k] & m;
+    a->fr.fee += b->fr.fee & -(int64_t)bit;
+    a->fr.size += b->fr.size & -(int32_t)bit;
+}
+
+/* a -= b when item i is in a, else nothing (as CL(si_or_if)). */
+static inline void CL(si_minus_if)(CL(setinfo) *a, const CL(setinfo) *b, unsigned i)
+{
+    unsigned bit = (unsigned)((a->tx.w[i / 64] >> (i % 64)) & 1), k;
+    uint64_t m = (uint64_t)0 - bit;
+    for (k = 0; k < CW; k++)
+        a->tx.w[k] &= ~(b->tx.w[k] & m);
+    a->fr.fee -= b->fr.fee & -(int64_t)bit;
+    a->fr.size -= b->fr.size & -(int32_t)bit;
+}
+
 static inline CL(sidx) *CL(q_at)(CL(sfl) *s, unsigned i)
 {
     return &s->q[(s->qhead + i) & s->qmask];
@@ -343,8 +366,7 @@ static CL(sidx) CL(activate)(CL(sfl) *s, unsigned parent, unsigned child)
         x->chunk = cc;
         while (CL(s_next)(&dj, &d)) {
             CL(setinfo) *dt = &s->si[x->dep_top[d]];
-            if (CL(s_has)(&dt->tx, parent))
-                CL(si_or)(dt, bottom);
+            CL(si_or_if)(dt, bottom, parent);
         }
     }
     it = CL(s_iter)(&bottom->tx);
@@ -353,8 +375,7 @@ static CL(sidx) CL(activate)(CL(sfl) *s, unsigned parent, unsigned child)
         CL(iter) dj = CL(s_iter)(&x->active_children);
         while (CL(s_next)(&dj, &d)) {
             CL(setinfo) *dt = &s->si[x->dep_top[d]];
-            if (CL(s_has)(&dt->tx, child))
-                CL(si_or)(dt, top);
+            CL(si_or_if)(dt, top, child);
         }
     }
     CL(si_or)(bottom, top);
@@ -393,8 +414,7 @@ static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx)
         CL(s_or)(&tc, &x->children);
         while (CL(s_next)(&dj, &d)) {
             CL(setinfo) *dt = &s->si[x->dep_top[d]];
-            if (CL(s_has)(&dt->tx, parent))
-                CL(si_minus)(dt, bottom);
+            CL(si_minus_if)(dt, bottom, parent);
         }
     }
     it = CL(s_iter)(&bottom->tx);
@@ -405,8 +425,7 @@ static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx)
         CL(s_or)(&bc, &x->children);
         while (CL(s_next)(&dj, &d)) {
             CL(setinfo) *dt = &s->si[x->dep_top[d]];
-            if (CL(s_has)(&dt->tx, child))
-                CL(si_minus)(dt, top);
+            CL(si_minus_if)(dt, top, child);
         }
     }
     s->up[pc] = CL(s_diff)(&tp, &top->tx);
