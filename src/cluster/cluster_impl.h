@@ -442,27 +442,32 @@ static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx)
 static CL(sidx) CL(merge)(CL(sfl) *s, CL(sidx) top, CL(sidx) bottom)
 {
     const CL(set) *tt = &s->si[top].tx, *bt = &s->si[bottom].tx;
+    /* The items of the top with a child in the bottom are the top's part of what the bottom
+     * depends on: only those are visited (Core walks the whole top, in the same order, and
+     * counts its steps; the cost below counts them the same way). */
+    CL(set) from = CL(s_and)(tt, &s->up[bottom]), upto;
     CL(sidx) counts[CL_N];
-    unsigned num = 0, pick, steps = 0, t, c;
-    CL(iter) it = CL(s_iter)(tt);
+    unsigned num = 0, pick, t, c;
+    CL(iter) it = CL(s_iter)(&from);
     while (CL(s_next)(&it, &t)) {
         CL(set) x = CL(s_and)(&s->tx[t].children, bt);
-        /* Most items of the top have no child in the bottom: skip their count. */
-        unsigned k = CL(s_any)(&x) ? CL(s_count)(&x) : 0;
+        unsigned k = CL(s_count)(&x);
         counts[t] = (CL(sidx))k;
         num += k;
     }
     s->cost += 2 * (uint64_t)CL(s_count)(tt);
     pick = (unsigned)cl_rng_range(&s->rng, num);
-    it = CL(s_iter)(tt);
+    it = CL(s_iter)(&from);
     while (CL(s_next)(&it, &t)) {
-        steps++;
         if (pick < counts[t]) {
             CL(set) x = CL(s_and)(&s->tx[t].children, bt);
             CL(iter) cj = CL(s_iter)(&x);
             while (CL(s_next)(&cj, &c)) {
                 if (pick-- == 0) {
-                    s->cost += 3 * (uint64_t)steps + 5;
+                    /* Core's steps: the top's items up to and including t. */
+                    upto = CL(s_fill)(t + 1);
+                    upto = CL(s_and)(tt, &upto);
+                    s->cost += 3 * (uint64_t)CL(s_count)(&upto) + 5;
                     return CL(activate)(s, t, c);
                 }
             }
