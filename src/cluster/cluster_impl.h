@@ -250,6 +250,8 @@ typedef struct {
     uint64_t cost;
     unsigned n;
     CL(set) chunks;      /* set indices that are chunks (the others are active tops) */
+    CL(set) inner;       /* items with an active child: the walks over a chunk's active
+                          * dependencies skip the others */
     CL(set) queued;      /* set indices in the suboptimal queue */
     CL(txdata) *tx;
     CL(setinfo) *si;
@@ -358,18 +360,22 @@ static CL(sidx) CL(activate)(CL(sfl) *s, unsigned parent, unsigned child)
 {
     CL(sidx) pc = s->tx[parent].chunk, cc = s->tx[child].chunk;
     CL(setinfo) *top = &s->si[pc], *bottom = &s->si[cc];
+    CL(set) with = CL(s_and)(&top->tx, &s->inner);
     CL(iter) it = CL(s_iter)(&top->tx);
     unsigned t, d;
+    while (CL(s_next)(&it, &t))
+        s->tx[t].chunk = cc;
+    it = CL(s_iter)(&with);
     while (CL(s_next)(&it, &t)) {
         CL(txdata) *x = &s->tx[t];
         CL(iter) dj = CL(s_iter)(&x->active_children);
-        x->chunk = cc;
         while (CL(s_next)(&dj, &d)) {
             CL(setinfo) *dt = &s->si[x->dep_top[d]];
             CL(si_or_if)(dt, bottom, parent);
         }
     }
-    it = CL(s_iter)(&bottom->tx);
+    with = CL(s_and)(&bottom->tx, &s->inner);
+    it = CL(s_iter)(&with);
     while (CL(s_next)(&it, &t)) {
         CL(txdata) *x = &s->tx[t];
         CL(iter) dj = CL(s_iter)(&x->active_children);
@@ -385,6 +391,7 @@ static CL(sidx) CL(activate)(CL(sfl) *s, unsigned parent, unsigned child)
     CL(s_minus)(&s->down[cc], &bottom->tx);
     s->tx[parent].dep_top[child] = pc;
     CL(s_add)(&s->tx[parent].active_children, child);
+    CL(s_add)(&s->inner, parent);
     CL(s_del)(&s->chunks, pc);
     s->cost += 10 * (uint64_t)(CL(s_count)(&bottom->tx) - 1) + 1;
     return cc;
@@ -402,6 +409,8 @@ static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx)
     unsigned ntx, t, d;
     CL(iter) it;
     CL(s_del)(&px->active_children, child);
+    if (!CL(s_any)(&px->active_children))
+        CL(s_del)(&s->inner, parent);
     CL(s_add)(&s->chunks, pc);
     ntx = CL(s_count)(&bottom->tx);
     CL(si_minus)(bottom, top);
@@ -576,6 +585,7 @@ static void CL(init)(CL(sfl) *s, const cluster_graph *g, uint64_t seed)
     }
     s->chunks = CL(s_fill)(n);
     s->queued = CL(s_none)();
+    s->inner = CL(s_none)();
     s->qhead = s->qlen = s->mhead = s->mlen = 0;
     s->cost += 39 * (uint64_t)n + 48 * (uint64_t)n + 4 * (uint64_t)deps;
 }
@@ -679,12 +689,14 @@ static int CL(optimize_step)(CL(sfl) *s)
     const CL(setinfo) *ch;
     unsigned cand_p = CL_NOTX, cand_c = 0, t, d;
     uint64_t cand_tb = 0;
+    CL(set) with;
     CL(iter) it;
     if (c == CL_NONE)
         return 0;
     /* A random active dependency of c whose top has a higher fee rate than c. */
     ch = &s->si[c];
-    it = CL(s_iter)(&ch->tx);
+    with = CL(s_and)(&ch->tx, &s->inner);
+    it = CL(s_iter)(&with);
     while (CL(s_next)(&it, &t)) {
         const CL(txdata) *x = &s->tx[t];
         CL(iter) dj = CL(s_iter)(&x->active_children);
@@ -736,6 +748,7 @@ static int CL(minimize_step)(CL(sfl) *s)
     unsigned cand_p = 0, cand_c = 0, t, d, down, second, have_any = 0;
     uint64_t cand_tb = 0;
     CL(sidx) pc, cc;
+    CL(set) with;
     CL(iter) it;
     if (s->mlen == 0)
         return 0;
@@ -743,9 +756,10 @@ static int CL(minimize_step)(CL(sfl) *s)
     s->mhead = (s->mhead + 1) & s->qmask;
     s->mlen--;
     ch = &s->si[e.chunk];
+    with = CL(s_and)(&ch->tx, &s->inner);
     down = e.flags & 1;
     second = e.flags & 2;
-    it = CL(s_iter)(&ch->tx);
+    it = CL(s_iter)(&with);
     while (CL(s_next)(&it, &t)) {
         const CL(txdata) *x = &s->tx[t];
         CL(iter) dj = CL(s_iter)(&x->active_children);
