@@ -405,7 +405,7 @@ static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx)
     CL(txdata) *px = &s->tx[parent];
     CL(sidx) pc = px->dep_top[child], cc = px->chunk;
     CL(setinfo) *top = &s->si[pc], *bottom = &s->si[cc];
-    CL(set) tp = CL(s_none)(), tc = CL(s_none)(), bp = CL(s_none)(), bc = CL(s_none)();
+    CL(set) tp = CL(s_none)(), tc = CL(s_none)(), bp = CL(s_none)(), bc = CL(s_none)(), with;
     unsigned ntx, t, d;
     CL(iter) it;
     CL(s_del)(&px->active_children, child);
@@ -417,10 +417,15 @@ static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx)
     it = CL(s_iter)(&top->tx);
     while (CL(s_next)(&it, &t)) {
         CL(txdata) *x = &s->tx[t];
-        CL(iter) dj = CL(s_iter)(&x->active_children);
         x->chunk = pc;
         CL(s_or)(&tp, &x->parents);
         CL(s_or)(&tc, &x->children);
+    }
+    with = CL(s_and)(&top->tx, &s->inner);
+    it = CL(s_iter)(&with);
+    while (CL(s_next)(&it, &t)) {
+        CL(txdata) *x = &s->tx[t];
+        CL(iter) dj = CL(s_iter)(&x->active_children);
         while (CL(s_next)(&dj, &d)) {
             CL(setinfo) *dt = &s->si[x->dep_top[d]];
             CL(si_minus_if)(dt, bottom, parent);
@@ -429,9 +434,14 @@ static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx)
     it = CL(s_iter)(&bottom->tx);
     while (CL(s_next)(&it, &t)) {
         CL(txdata) *x = &s->tx[t];
-        CL(iter) dj = CL(s_iter)(&x->active_children);
         CL(s_or)(&bp, &x->parents);
         CL(s_or)(&bc, &x->children);
+    }
+    with = CL(s_and)(&bottom->tx, &s->inner);
+    it = CL(s_iter)(&with);
+    while (CL(s_next)(&it, &t)) {
+        CL(txdata) *x = &s->tx[t];
+        CL(iter) dj = CL(s_iter)(&x->active_children);
         while (CL(s_next)(&dj, &d)) {
             CL(setinfo) *dt = &s->si[x->dep_top[d]];
             CL(si_minus_if)(dt, top, child);
