@@ -1011,15 +1011,21 @@ static int CL(linearize)(const cluster_graph *g, uint64_t max_cost, uint64_t see
 /* ---- PostLinearize ----------------------------------------------------------------------- */
 
 /* A group of consecutive items during a pass; only the last item's entry (the tail) holds
- * the group's fields. Entry 0 is a sentinel that starts the circular list of groups. */
+ * the group's fields. Entry 0 is a sentinel that starts the circular list of groups; item i
+ * is entry i + 1. The links are byte offsets of entries in the array, not indices: a swap
+ * follows prev_group from entry to entry, and an offset is an address with no multiply in
+ * between. */
 typedef struct {
-    uint32_t prev_tx;     /* the item before in its group (entry index), 0: none */
+    uint32_t prev_tx;     /* the item before in its group (an entry's offset), 0: none */
     uint32_t first_tx;    /* tail only: the group's first item */
     uint32_t prev_group;  /* tail only: the previous group's tail (the sentinel: the last's) */
     CL(set) group;        /* tail only: the group's items */
     CL(set) deps;         /* tail only: their ancestors (forward pass) / descendants */
     cluster_feefrac fr;   /* tail only: their fee and size, the fee negated in backward passes */
 } CL(pl_entry);
+
+#define CL_PL(o) ((CL(pl_entry) *)(void *)((unsigned char *)e + (o)))
+#define CL_PL_SZ ((uint32_t)sizeof(CL(pl_entry)))
 
 /* Two passes, backward then forward. Each takes the items one by one and appends each as a
  * new group; while the group before has a lower fee rate, the two merge when the new one
@@ -1048,43 +1054,44 @@ static int CL(postlinearize)(const cluster_graph *g, unsigned *lin)
              * groups would otherwise make the compiler reload them every step). */
             CL(set) group = CL(s_one)(idx), deps = rev ? *CL(desc)(g, idx) : *CL(anc)(g, idx);
             cluster_feefrac fr = g->fr[idx];
-            cur = idx + 1;
+            cur = (idx + 1) * CL_PL_SZ;
             first = cur;
             if (rev)
                 fr.fee = -fr.fee;
-            e[cur].prev_tx = 0;
+            CL_PL(cur)->prev_tx = 0;
             e[0].prev_group = cur;
-            while (cl_gt(fr, e[prev].fr)) {
-                if (CL(s_overlaps)(&deps, &e[prev].group)) {
-                    CL(s_or)(&group, &e[prev].group);
-                    CL(s_or)(&deps, &e[prev].deps);
-                    CL(fr_add)(&fr, e[prev].fr);
-                    e[first].prev_tx = prev;
-                    first = e[prev].first_tx;
-                    prev = e[prev].prev_group;
+            while (cl_gt(fr, CL_PL(prev)->fr)) {
+                CL(pl_entry) *pe = CL_PL(prev);
+                if (CL(s_overlaps)(&deps, &pe->group)) {
+                    CL(s_or)(&group, &pe->group);
+                    CL(s_or)(&deps, &pe->deps);
+                    CL(fr_add)(&fr, pe->fr);
+                    CL_PL(first)->prev_tx = prev;
+                    first = pe->first_tx;
+                    prev = pe->prev_group;
                 } else {
-                    uint32_t pp = e[prev].prev_group;
-                    e[next].prev_group = prev;
-                    e[prev].prev_group = cur;
+                    uint32_t pp = pe->prev_group;
+                    CL_PL(next)->prev_group = prev;
+                    pe->prev_group = cur;
                     next = prev;
                     prev = pp;
                 }
             }
-            e[cur].group = group;
-            e[cur].deps = deps;
-            e[cur].fr = fr;
-            e[cur].first_tx = first;
-            e[cur].prev_group = prev;
+            CL_PL(cur)->group = group;
+            CL_PL(cur)->deps = deps;
+            CL_PL(cur)->fr = fr;
+            CL_PL(cur)->first_tx = first;
+            CL_PL(cur)->prev_group = prev;
         }
         /* Write the groups back, last group first; each group's items from its tail. */
-        for (cur = e[0].prev_group; cur != 0; cur = e[cur].prev_group) {
+        for (cur = e[0].prev_group; cur != 0; cur = CL_PL(cur)->prev_group) {
             uint32_t t = cur;
             do {
                 if (rev)
-                    lin[done++] = t - 1;
+                    lin[done++] = t / CL_PL_SZ - 1;
                 else
-                    lin[n - ++done] = t - 1;
-                t = e[t].prev_tx;
+                    lin[n - ++done] = t / CL_PL_SZ - 1;
+                t = CL_PL(t)->prev_tx;
             } while (t != 0);
         }
     }
@@ -1094,6 +1101,8 @@ static int CL(postlinearize)(const cluster_graph *g, unsigned *lin)
     return 0;
 }
 
+#undef CL_PL
+#undef CL_PL_SZ
 #undef CL_N
 #undef CL_NONE
 #undef CL_NOTX
