@@ -697,13 +697,17 @@ static int CL(optimize_step)(CL(sfl) *s)
 {
     CL(sidx) c = CL(next_chunk)(s);
     const CL(setinfo) *ch;
-    unsigned cand_p = CL_NOTX, cand_c = 0, t, d;
+    unsigned cand_p = CL_NOTX, cand_c = 0, t, d, nq = 0, k;
+    uint32_t qual[CL_N]; /* the qualifying dependencies in walk order, as t * CL_N + d */
     uint64_t cand_tb = 0;
     CL(set) with;
     CL(iter) it;
     if (c == CL_NONE)
         return 0;
-    /* A random active dependency of c whose top has a higher fee rate than c. */
+    /* A random active dependency of c whose top has a higher fee rate than c. Whether a
+     * dependency qualifies is close to a coin toss, so the walk appends each one to the list
+     * and counts it only when it does (no branch); the draws then go to the list in the
+     * walk's order, as Core draws them. */
     ch = &s->si[c];
     with = CL(s_and)(&ch->tx, &s->inner);
     it = CL(s_iter)(&with);
@@ -711,16 +715,17 @@ static int CL(optimize_step)(CL(sfl) *s)
         const CL(txdata) *x = &s->tx[t];
         CL(iter) dj = CL(s_iter)(&x->active_children);
         while (CL(s_next)(&dj, &d)) {
-            uint64_t tb;
-            if (!cl_gt(s->si[x->dep_top[d]].fr, ch->fr))
-                continue;
-            tb = cl_rng_64(&s->rng);
-            if (tb < cand_tb)
-                continue;
-            cand_p = t;
-            cand_c = d;
-            cand_tb = tb;
+            qual[nq] = (uint32_t)(t * CL_N + d);
+            nq += (unsigned)cl_gt(s->si[x->dep_top[d]].fr, ch->fr);
         }
+    }
+    for (k = 0; k < nq; k++) {
+        uint64_t tb = cl_rng_64(&s->rng);
+        if (tb < cand_tb)
+            continue;
+        cand_p = qual[k] / CL_N;
+        cand_c = qual[k] % CL_N;
+        cand_tb = tb;
     }
     s->cost += 8 * (uint64_t)CL(s_count)(&ch->tx) + 9;
     if (cand_p == CL_NOTX)
