@@ -16,7 +16,10 @@
 #include "bench/nb_internal.h"
 
 #if defined(__GNUC__) && defined(__x86_64__)
-#define NB_ADD_STEP "add $1, %0\n\t"
+/* A register added to itself, not an immediate: Intel's cores since Golden Cove fold chains
+ * of adds of an immediate at rename, several a cycle, so such a chain reads a clock 2-5 times
+ * too fast (above NB_MAX_CLOCK_HZ, so no estimate at all). Doubling wraps, harmlessly. */
+#define NB_ADD_STEP "add %0, %0\n\t"
 #elif defined(__GNUC__) && defined(__aarch64__)
 #define NB_ADD_STEP "add %0, %0, #1\n\t"
 #endif
