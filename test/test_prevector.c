@@ -223,13 +223,13 @@ static void test_near_max(void)
     pv_bytes v;
 
     if (PV_HUGE_BLOCKS_COST || (preload && strstr(preload, "vgpreload"))) {
-        printf("near max: skipped under valgrind or AddressSanitizer (2 GiB blocks)\n");
+        check_untested("near the maximum size (2 GiB blocks, under valgrind or ASan)");
         return;
     }
     CHECK(pv_bytes_max_size() == max);
     pv_bytes_init(&v);
     if (pv_bytes_resize_uninit(&v, max) != 0) {
-        printf("near max: skipped, no 2 GiB block here\n");
+        check_untested("near the maximum size (no 2 GiB block here)");
         return;
     }
     d = pv_bytes_data(&v);
@@ -244,7 +244,7 @@ static void test_near_max(void)
     /* max - 1 elements, full: the next push_back asks for max + max / 2. */
     pv_bytes_init(&v);
     if (pv_bytes_resize_uninit(&v, max - 1) != 0) {
-        printf("near max: growth skipped, no 2 GiB block here\n");
+        check_untested("growth near the maximum size (no 2 GiB block here)");
         return;
     }
     CHECK(pv_bytes_capacity(&v) == max - 1);
