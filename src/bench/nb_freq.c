@@ -3,7 +3,10 @@
  * A chain of dependent integer adds runs one add per core clock cycle on every x86-64 and
  * AArch64 core (an add's latency is one cycle; each add waits for the one before it, so
  * neither a wider core nor a busy sibling hyperthread makes the chain go faster or slower
- * per cycle). Timing such a chain therefore measures the clock the core runs at right now.
+ * per cycle). The adds add a register, not an immediate: some cores (Intel's since Golden
+ * Cove) fold a chain of adds of small immediates in their renamer, several a cycle, and such
+ * a chain would read two to four times the clock. Timing the chain therefore measures the
+ * clock the core runs at right now.
  * The chain is timed twice, short and long, and the rate is taken from the difference, so
  * that the clock reads' own cost and the loop's start-up cancel out. A VM's host changes a
  * core's clock from one moment to the next (boost, power limits); multiplying an epoch's
@@ -16,12 +19,9 @@
 #include "bench/nb_internal.h"
 
 #if defined(__GNUC__) && defined(__x86_64__)
-/* A register added to itself, not an immediate: Intel's cores since Golden Cove fold chains
- * of adds of an immediate at rename, several a cycle, so such a chain reads a clock 2-5 times
- * too fast (above NB_MAX_CLOCK_HZ, so no estimate at all). Doubling wraps, harmlessly. */
-#define NB_ADD_STEP "add %0, %0\n\t"
+#define NB_ADD_STEP "add %1, %0\n\t"
 #elif defined(__GNUC__) && defined(__aarch64__)
-#define NB_ADD_STEP "add %0, %0, #1\n\t"
+#define NB_ADD_STEP "add %0, %0, %1\n\t"
 #endif
 
 #ifdef NB_ADD_STEP
@@ -34,13 +34,14 @@
 /* ns that n loops of the chain took. */
 static uint64_t chain_ns(unsigned n)
 {
-    uint64_t x = 0, t0, t1;
+    uint64_t x = 0, one = 1, t0, t1;
     unsigned i;
     t0 = nb_clock_now_ns();
     for (i = 0; i < n; ++i) {
         __asm__ __volatile__(NB_ADD_STEP NB_ADD_STEP NB_ADD_STEP NB_ADD_STEP
                              NB_ADD_STEP NB_ADD_STEP NB_ADD_STEP NB_ADD_STEP
-                             : "+r"(x));
+                             : "+r"(x)
+                             : "r"(one));
     }
     t1 = nb_clock_now_ns();
     return t1 > t0 ? t1 - t0 : 0;
