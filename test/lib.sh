@@ -48,6 +48,20 @@ first_command() {
     return 1
 }
 
+# documented_rows: "NAME NEEDS" for every row doc/benchmarks.md's "The benchmarks" lists (each
+# backticked name of a table row's first cell), NEEDS its "needs" cell with spaces as
+# underscores, "-" where the row runs on every build and CPU; sorted byte-wise.
+documented_rows() {
+    sed -n '/^## The benchmarks$/,/^## /p' "$top_srcdir/doc/benchmarks.md" |
+        sed '/^### Core.s rows left out/,/^## /d' |
+        awk -F'|' '/^\| `/ {
+            needs = $5; gsub(/^ +| +$/, "", needs); if (needs == "") needs = "-"
+            gsub(/ /, "_", needs)
+            n = split($2, part, "`")
+            for (i = 2; i <= n; i += 2) print part[i], needs
+        }' | LC_ALL=C sort
+}
+
 # run ARGS...: runs $prog with ARGS; its exit status in $rc, its output in $tmp/out and
 # $tmp/err.
 run() {

@@ -6,7 +6,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 prog=$top_builddir/bench_bitcoin
-page=$top_srcdir/doc/benchmarks.md
 make_tmp test_benchmark_list
 
 run -list
@@ -14,15 +13,7 @@ run -list
 LC_ALL=C sort "$tmp/out" >"$tmp/listed"
 [ -s "$tmp/listed" ] || { echo "FAIL: bench_bitcoin -list printed nothing"; exit 1; }
 
-# The section's table rows: "name" (every backticked name of the first cell) and "needs"
-# (the fourth cell), one "NAME NEEDS" line per name, NEEDS "-" where the cell is empty.
-sed -n '/^## The benchmarks$/,/^## /p' "$page" | sed '/^### Core.s rows left out/,/^## /d' |
-    awk -F'|' '/^\| `/ {
-        needs = $5; gsub(/^ +| +$/, "", needs); if (needs == "") needs = "-"
-        gsub(/ /, "_", needs)
-        n = split($2, part, "`")
-        for (i = 2; i <= n; i += 2) print part[i], needs
-    }' | LC_ALL=C sort >"$tmp/doc"
+documented_rows >"$tmp/doc"
 [ -s "$tmp/doc" ] || { echo "FAIL: no benchmark row found in doc/benchmarks.md"; exit 1; }
 cut -d' ' -f1 "$tmp/doc" >"$tmp/documented"
 
