@@ -1,13 +1,14 @@
 /* ChaCha20 blocks with AVX-512 (F and VL): sixteen blocks at a time
- * transposed across 512-bit registers, what is left (1-15) in rows: one block
- * in 128-bit rows and two in 256-bit ones (chacha20_x86.h), three to eight
- * four to a set of 512-bit rows, more than eight as eight and the rest; every
+ * transposed across 512-bit registers; what is left, 9-15 blocks, as sixteen
+ * into a buffer, and 1-8 in rows: one block in 128-bit rows and two in 256-bit
+ * ones (chacha20_x86.h), three to eight four to a set of 512-bit rows; every
  * rotation one vprold. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
 
 #include <immintrin.h>
+#include <string.h>
 
 #include "crypto/chacha20_impl.h"
 
@@ -93,7 +94,9 @@ static inline void store4(unsigned char *out, const unsigned char *in, size_t j,
  * x[4g + j] holds words 4g..4g+3 of block 4L + j; block 4L + j is then lane
  * L of x[j], x[4 + j], x[8 + j], x[12 + j]. The loops after the rounds are
  * written out so that x stays in registers (32 of them: no spills). */
-static void blocks16(uint32_t state[16], unsigned char *out, const unsigned char *in)
+/* Always inlined, as the row functions are: called out of line it was slower. */
+CHACHA_X86_ROWS_INLINE void blocks16(uint32_t state[16], unsigned char *out,
+                                     const unsigned char *in)
 {
     __m512i x[16];
     const uint64_t c = (uint64_t)state[13] << 32 | state[12];
@@ -156,8 +159,8 @@ static void blocks16(uint32_t state[16], unsigned char *out, const unsigned char
             store512(out, in, 256 * k + 192, r3_); \
     } while (0)
 
-/* n (2 to 8, a constant where inlined) blocks in rows, four blocks to a set of four
- * 512-bit rows (one block a 128-bit lane). */
+/* n (3 to 8, a constant where inlined) blocks in rows, four blocks to a set of four
+ * 512-bit rows (one block a 128-bit lane): one chain for up to four blocks, two for more. */
 CHACHA_X86_ROWS_INLINE void rows512(uint32_t state[16], unsigned char *out,
                                     const unsigned char *in, const int n)
 {
@@ -197,6 +200,20 @@ static inline void rows_any(uint32_t state[16], unsigned char *out, const unsign
     }
 }
 
+/* 9 to 15 blocks: sixteen, into a buffer, of which the first `blocks` go to out (one
+ * 16-block step costs less than eight blocks in rows and the rest). */
+static void blocks16_part(uint32_t state[16], unsigned char *out, const unsigned char *in,
+                          size_t blocks)
+{
+    __m512i buf[16]; /* aligned: no access splits a cache line */
+    uint32_t from[16];
+    memcpy(from, state, sizeof from);
+    blocks16(from, (unsigned char *)buf, NULL);
+    for (size_t i = 0; i < blocks; i++)
+        store512(out, in, 64 * i, buf[i]);
+    chacha_x86_advance(state, (unsigned)blocks);
+}
+
 void chacha20_blocks_avx512(uint32_t state[16], unsigned char *out, const unsigned char *in,
                             size_t blocks)
 {
@@ -206,13 +223,8 @@ void chacha20_blocks_avx512(uint32_t state[16], unsigned char *out, const unsign
         if (in)
             in += 1024;
     }
-    if (blocks > 8) {
-        rows512(state, out, in, 8);
-        out += 512;
-        if (in)
-            in += 512;
-        blocks -= 8;
-    }
-    if (blocks > 0)
+    if (blocks > 8)
+        blocks16_part(state, out, in, blocks);
+    else if (blocks > 0)
         rows_any(state, out, in, blocks);
 }
