@@ -3,7 +3,8 @@
  * CHECK(cond) records a failure (file, line, expression) and goes on, so one run
  * shows every broken case. A test's main() ends with `return check_finish();`,
  * which prints a summary and returns the exit status automake's harness expects
- * (0 pass, 1 fail). Tests that cannot run here return CHECK_SKIP (77).
+ * (0 pass, 1 fail, 77 skipped). Tests that cannot run here return CHECK_SKIP (77); a test
+ * whose part cannot run here says so with check_untested.
  *
  * The RNG is seeded once per process: from the environment variable TEST_SEED
  * when set (decimal or 0x-hex), otherwise from the clock. The seed is always
@@ -33,7 +34,13 @@ int check_reportf(int ok, const char *file, int line, const char *fmt, ...)
 /* Number of failures recorded so far. */
 unsigned long check_failures(void);
 
-/* Prints "<program>: N checks, M failed" and returns 0 when none failed, 1 otherwise. */
+/* Records that part of the program's subject could not run here, saying what and why in one
+ * phrase ("the write-error test: no /dev/full"), and prints it. */
+void check_untested(const char *part);
+
+/* Prints "<program>: N checks, M failed" and returns 1 when any failed; else CHECK_SKIP, after
+ * a line naming every part check_untested recorded, when there is one, so that automake
+ * counts a program that left something out as skipped, not passed; else 0. */
 int check_finish(void);
 
 /* Seeds the test RNG (see above) and prints the seed; called once by main.

@@ -1,6 +1,6 @@
 # Sourced by the test scripts (`. "$(dirname "$0")/lib.sh"`): the build and source folders,
-# a temporary folder removed on exit, failure counting, skipping, and running bench_bitcoin
-# with its output kept for checks. POSIX sh.
+# a temporary folder removed on exit, failure counting, skipping (the whole test or a part of
+# it), and running bench_bitcoin with its output kept for checks. POSIX sh.
 : "${top_builddir:=.}" "${top_srcdir:=.}"
 failures=0
 checks=0
@@ -11,6 +11,25 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # skip REASON: the test cannot run here (a tool is missing): says why, exit 77.
 skip() { echo "SKIP: $*"; exit 77; }
+
+# untested PART: a part of the test's subject cannot run here, named in one phrase with the
+# reason ("the page's formatting (man is not installed)"); finish then exits 77, not 0.
+untested_parts=
+untested() {
+    echo "NOT TESTED: $*"
+    untested_parts="${untested_parts:+$untested_parts, }$*"
+}
+
+# finish: ends the test: exit 1 when a check failed; else 77 (SKIP), naming every part
+# untested recorded, when there is one; else 0.
+finish() {
+    [ "$failures" -eq 0 ] || exit 1
+    if [ -n "$untested_parts" ]; then
+        echo "SKIP: everything else passed; not tested here: $untested_parts"
+        exit 77
+    fi
+    exit 0
+}
 
 # make_tmp NAME: $tmp, a new folder under $TMPDIR (or /tmp), removed when the script exits.
 make_tmp() {
@@ -27,6 +46,20 @@ first_command() {
         fi
     done
     return 1
+}
+
+# documented_rows: "NAME NEEDS" for every row doc/benchmarks.md's "The benchmarks" lists (each
+# backticked name of a table row's first cell), NEEDS its "needs" cell with spaces as
+# underscores, "-" where the row runs on every build and CPU; sorted byte-wise.
+documented_rows() {
+    sed -n '/^## The benchmarks$/,/^## /p' "$top_srcdir/doc/benchmarks.md" |
+        sed '/^### Core.s rows left out/,/^## /d' |
+        awk -F'|' '/^\| `/ {
+            needs = $5; gsub(/^ +| +$/, "", needs); if (needs == "") needs = "-"
+            gsub(/ /, "_", needs)
+            n = split($2, part, "`")
+            for (i = 2; i <= n; i += 2) print part[i], needs
+        }' | LC_ALL=C sort
 }
 
 # run ARGS...: runs $prog with ARGS; its exit status in $rc, its output in $tmp/out and

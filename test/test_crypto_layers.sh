@@ -1,5 +1,5 @@
 #!/bin/sh
-# The objects of src/crypto depend on each other one way (doc/crypto.md, "Layers"), measured
+# The objects of src/crypto depend on each other one way (doc/crypto.md, "Adding a primitive"), measured
 # with test/lib.sh's layer helpers (nm over the library's archive: an object's undefined
 # symbols against what the others define). The graph must have no cycle, and
 #   - an instruction-set variant (an object of a libbitcoin_crypto_<isa> convenience

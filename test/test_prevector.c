@@ -1,7 +1,7 @@
 /* Prevector: layout, Core's growth rules step by step, a model test of random
  * operations with injected allocation failure (prevector_model.h), refusal of
- * impossible sizes, push_back and growth at the most elements (2 GiB left
- * untouched), no allocation in the benchmarks' steady state, and serialisation
+ * impossible sizes (push_back and growth at the most elements are
+ * test_prevector_max.c's), no allocation in the benchmarks' steady state, and serialisation
  * (known encodings, round trips, every truncation, oversized and non-canonical
  * counts). The model runs on bytes, a non-trivial element, a
  * 2-byte element with 3 inline, and an array type (a 32-byte hash, 2 inline).
@@ -192,68 +192,6 @@ static void test_steady_state(void)
     pv_bytes_destroy(&p1);
     pv_nt_destroy(&q0);
     pv_nt_destroy(&q1);
-}
-
-/* AddressSanitizer poisons the shadow of a 2 GiB block when it is freed
- * (256 MiB written, seconds) and copies it on realloc, where glibc moves it
- * with mremap and touches nothing. */
-#if defined(__SANITIZE_ADDRESS__)
-#define PV_HUGE_BLOCKS_COST 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PV_HUGE_BLOCKS_COST 1
-#endif
-#endif
-#ifndef PV_HUGE_BLOCKS_COST
-#define PV_HUGE_BLOCKS_COST 0
-#endif
-
-/* At the most elements a prevector holds (0x7fffffff bytes: 2 GiB of address
- * space that stays untouched, resize_uninit writing nothing): push_back and
- * insert are refused and change nothing, and growth by half again from just
- * below clamps to the maximum instead of failing. Skipped, saying why, where
- * 2 GiB cannot be had (32-bit, no overcommit), under valgrind and in
- * AddressSanitizer builds, where such blocks cost seconds. */
-static void test_near_max(void)
-{
-    const size_t max = PREVECTOR_MAX_COUNT;
-    const char *preload = getenv("LD_PRELOAD");
-    unsigned char b = 0x5a;
-    unsigned char *d;
-    pv_bytes v;
-
-    if (PV_HUGE_BLOCKS_COST || (preload && strstr(preload, "vgpreload"))) {
-        printf("near max: skipped under valgrind or AddressSanitizer (2 GiB blocks)\n");
-        return;
-    }
-    CHECK(pv_bytes_max_size() == max);
-    pv_bytes_init(&v);
-    if (pv_bytes_resize_uninit(&v, max) != 0) {
-        printf("near max: skipped, no 2 GiB block here\n");
-        return;
-    }
-    d = pv_bytes_data(&v);
-    CHECK(pv_bytes_size(&v) == max && pv_bytes_capacity(&v) == max);
-    CHECK(pv_bytes_push_back(&v, &b) == -1);
-    CHECK(pv_bytes_insert(&v, max, &b, 1) == -1);
-    CHECK(pv_bytes_insert(&v, 0, &b, 1) == -1);
-    CHECK(pv_bytes_resize(&v, max + 1) == -1);
-    CHECK(pv_bytes_size(&v) == max && pv_bytes_capacity(&v) == max && pv_bytes_data(&v) == d);
-    pv_bytes_destroy(&v);
-
-    /* max - 1 elements, full: the next push_back asks for max + max / 2. */
-    pv_bytes_init(&v);
-    if (pv_bytes_resize_uninit(&v, max - 1) != 0) {
-        printf("near max: growth skipped, no 2 GiB block here\n");
-        return;
-    }
-    CHECK(pv_bytes_capacity(&v) == max - 1);
-    if (CHECK(pv_bytes_push_back(&v, &b) == 0)) {
-        CHECK(pv_bytes_size(&v) == max && pv_bytes_capacity(&v) == max);
-        CHECK(pv_bytes_data(&v)[max - 1] == b);
-        CHECK(pv_bytes_push_back(&v, &b) == -1 && pv_bytes_size(&v) == max);
-    }
-    pv_bytes_destroy(&v);
 }
 
 static void test_serialize_known(void)
@@ -476,7 +414,6 @@ int main(int argc, char **argv)
     test_layout();
     test_growth_rules();
     test_limits();
-    test_near_max();
     test_steady_state();
     test_serialize_known();
     test_serialize_malformed();

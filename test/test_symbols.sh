@@ -3,7 +3,7 @@
 # so that a program linking the archives never collides with a name of its own (a generic
 # util_malloc or stream_init in a program would fail to link, or worse, be replaced).
 # The archives are the static libraries the build makes (.libs/*.a), test helpers excepted.
-# Allowed prefixes, per library (doc/harness.md, "Symbols"):
+# Allowed prefixes, per library (doc/harness.md, "Getting it"):
 #   libnanobench (installed):  nb_ (the harness), bb_ (the allocation wrapper it carries)
 #   libbitcoin_crypto*:        sha1_ sha256_ sha512_ sha3_ ripemd160_ siphash_ chacha20_
 #                              fastrandom_, the CPUID module's cpu_features_, the variant

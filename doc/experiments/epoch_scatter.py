@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a row's err% comes from: the epochs of bench_bitcoin -output-json files.
 
-doc/benchmarks.md ("Where that noise comes from") quotes this program's output.
+doc/measurements.md ("The default -min-time, and what a row reports") quotes this program's output.
 Usage, from a build directory:
 
     for i in $(seq 12); do ./bench_bitcoin -output-json=run$i.json >/dev/null; done

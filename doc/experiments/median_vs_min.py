@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How well does a row's figure repeat between processes: the median epoch, or the fastest?
 
-doc/benchmarks.md ("What a row reports") quotes this program's output. Usage, from a build
+doc/measurements.md ("What a row reports") quotes this program's output. Usage, from a build
 directory, the settings alternated so that the host's state falls on all of them alike:
 
     for i in $(seq 10); do

@@ -8,7 +8,7 @@
 # robust CV between processes (1.4826 * MAD / median) of what each reports (the median
 # epoch, the fastest epoch, and here also the ~cyc column's figure, the lower quartile of the
 # epochs' estimated cycles), the range of the whole-process factor of the time, and the whole
-# run's wall time. doc/benchmarks.md ("What a row reports") quotes it.
+# run's wall time. doc/measurements.md ("What a row reports") quotes it.
 #
 # Usage (from the build directory, after make):
 #   sh SRC/doc/experiments/repeat_vs_nanobench.sh NANOBENCH_H [PROCESSES] [CPU]

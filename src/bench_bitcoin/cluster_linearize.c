@@ -30,6 +30,7 @@
 typedef struct {
     cluster_graph *g;
     unsigned n, lin[99];
+    char name[32]; /* the row's name, for the out-of-memory message */
 } post_ctx;
 
 static void post_op(void *arg)
@@ -39,7 +40,7 @@ static void post_op(void *arg)
     for (i = 0; i < c->n; i++)
         c->lin[i] = i;
     if (cluster_postlinearize(c->g, c->lin) != 0)
-        bench_out_of_memory("PostLinearizeWorstCase");
+        bench_out_of_memory(c->name);
     nb_do_not_optimize_away(c->lin[0]);
 }
 
@@ -50,6 +51,7 @@ static int post_setup(post_ctx *c, unsigned n)
 {
     unsigned i;
     c->n = n;
+    snprintf(c->name, sizeof c->name, "PostLinearize%uTxWorstCase", n);
     if ((c->g = cluster_graph_new(n)) == NULL)
         return -1;
     for (i = 0; i < n; i++) {

@@ -250,6 +250,8 @@ typedef struct {
     uint64_t cost;
     unsigned n;
     CL(set) chunks;      /* set indices that are chunks (the others are active tops) */
+    CL(set) inner;       /* items with an active child: the walks over a chunk's active
+                          * dependencies skip the others */
     CL(set) queued;      /* set indices in the suboptimal queue */
     CL(txdata) *tx;
     CL(setinfo) *si;
@@ -281,6 +283,29 @@ static inline void CL(si_minus)(CL(setinfo) *a, const CL(setinfo) *b)
 {
     CL(s_minus)(&a->tx, &b->tx);
     CL(fr_sub)(&a->fr, b->fr);
+}
+
+/* a |= b when item i is in a, else nothing: without a branch, as whether a top holds the
+ * item at hand is a coin toss that the predictor loses about a third of the time. */
+static inline void CL(si_or_if)(CL(setinfo) *a, const CL(setinfo) *b, unsigned i)
+{
+    unsigned bit = (unsigned)((a->tx.w[i / 64] >> (i % 64)) & 1), k;
+    uint64_t m = (uint64_t)0 - bit;
+    for (k = 0; k < CW; k++)
+        a->tx.w[k] |= b->tx.w[k] & m;
+    a->fr.fee += b->fr.fee & -(int64_t)bit;
+    a->fr.size += b->fr.size & -(int32_t)bit;
+}
+
+/* a -= b when item i is in a, else nothing (as CL(si_or_if)). */
+static inline void CL(si_minus_if)(CL(setinfo) *a, const CL(setinfo) *b, unsigned i)
+{
+    unsigned bit = (unsigned)((a->tx.w[i / 64] >> (i % 64)) & 1), k;
+    uint64_t m = (uint64_t)0 - bit;
+    for (k = 0; k < CW; k++)
+        a->tx.w[k] &= ~(b->tx.w[k] & m);
+    a->fr.fee -= b->fr.fee & -(int64_t)bit;
+    a->fr.size -= b->fr.size & -(int32_t)bit;
 }
 
 static inline CL(sidx) *CL(q_at)(CL(sfl) *s, unsigned i)
@@ -335,26 +360,28 @@ static CL(sidx) CL(activate)(CL(sfl) *s, unsigned parent, unsigned child)
 {
     CL(sidx) pc = s->tx[parent].chunk, cc = s->tx[child].chunk;
     CL(setinfo) *top = &s->si[pc], *bottom = &s->si[cc];
+    CL(set) with = CL(s_and)(&top->tx, &s->inner);
     CL(iter) it = CL(s_iter)(&top->tx);
     unsigned t, d;
+    while (CL(s_next)(&it, &t))
+        s->tx[t].chunk = cc;
+    it = CL(s_iter)(&with);
     while (CL(s_next)(&it, &t)) {
         CL(txdata) *x = &s->tx[t];
         CL(iter) dj = CL(s_iter)(&x->active_children);
-        x->chunk = cc;
         while (CL(s_next)(&dj, &d)) {
             CL(setinfo) *dt = &s->si[x->dep_top[d]];
-            if (CL(s_has)(&dt->tx, parent))
-                CL(si_or)(dt, bottom);
+            CL(si_or_if)(dt, bottom, parent);
         }
     }
-    it = CL(s_iter)(&bottom->tx);
+    with = CL(s_and)(&bottom->tx, &s->inner);
+    it = CL(s_iter)(&with);
     while (CL(s_next)(&it, &t)) {
         CL(txdata) *x = &s->tx[t];
         CL(iter) dj = CL(s_iter)(&x->active_children);
         while (CL(s_next)(&dj, &d)) {
             CL(setinfo) *dt = &s->si[x->dep_top[d]];
-            if (CL(s_has)(&dt->tx, child))
-                CL(si_or)(dt, top);
+            CL(si_or_if)(dt, top, child);
         }
     }
     CL(si_or)(bottom, top);
@@ -364,6 +391,7 @@ static CL(sidx) CL(activate)(CL(sfl) *s, unsigned parent, unsigned child)
     CL(s_minus)(&s->down[cc], &bottom->tx);
     s->tx[parent].dep_top[child] = pc;
     CL(s_add)(&s->tx[parent].active_children, child);
+    CL(s_add)(&s->inner, parent);
     CL(s_del)(&s->chunks, pc);
     s->cost += 10 * (uint64_t)(CL(s_count)(&bottom->tx) - 1) + 1;
     return cc;
@@ -377,36 +405,46 @@ static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx)
     CL(txdata) *px = &s->tx[parent];
     CL(sidx) pc = px->dep_top[child], cc = px->chunk;
     CL(setinfo) *top = &s->si[pc], *bottom = &s->si[cc];
-    CL(set) tp = CL(s_none)(), tc = CL(s_none)(), bp = CL(s_none)(), bc = CL(s_none)();
+    CL(set) tp = CL(s_none)(), tc = CL(s_none)(), bp = CL(s_none)(), bc = CL(s_none)(), with;
     unsigned ntx, t, d;
     CL(iter) it;
     CL(s_del)(&px->active_children, child);
+    if (!CL(s_any)(&px->active_children))
+        CL(s_del)(&s->inner, parent);
     CL(s_add)(&s->chunks, pc);
     ntx = CL(s_count)(&bottom->tx);
     CL(si_minus)(bottom, top);
     it = CL(s_iter)(&top->tx);
     while (CL(s_next)(&it, &t)) {
         CL(txdata) *x = &s->tx[t];
-        CL(iter) dj = CL(s_iter)(&x->active_children);
         x->chunk = pc;
         CL(s_or)(&tp, &x->parents);
         CL(s_or)(&tc, &x->children);
+    }
+    with = CL(s_and)(&top->tx, &s->inner);
+    it = CL(s_iter)(&with);
+    while (CL(s_next)(&it, &t)) {
+        CL(txdata) *x = &s->tx[t];
+        CL(iter) dj = CL(s_iter)(&x->active_children);
         while (CL(s_next)(&dj, &d)) {
             CL(setinfo) *dt = &s->si[x->dep_top[d]];
-            if (CL(s_has)(&dt->tx, parent))
-                CL(si_minus)(dt, bottom);
+            CL(si_minus_if)(dt, bottom, parent);
         }
     }
     it = CL(s_iter)(&bottom->tx);
     while (CL(s_next)(&it, &t)) {
         CL(txdata) *x = &s->tx[t];
-        CL(iter) dj = CL(s_iter)(&x->active_children);
         CL(s_or)(&bp, &x->parents);
         CL(s_or)(&bc, &x->children);
+    }
+    with = CL(s_and)(&bottom->tx, &s->inner);
+    it = CL(s_iter)(&with);
+    while (CL(s_next)(&it, &t)) {
+        CL(txdata) *x = &s->tx[t];
+        CL(iter) dj = CL(s_iter)(&x->active_children);
         while (CL(s_next)(&dj, &d)) {
             CL(setinfo) *dt = &s->si[x->dep_top[d]];
-            if (CL(s_has)(&dt->tx, child))
-                CL(si_minus)(dt, top);
+            CL(si_minus_if)(dt, top, child);
         }
     }
     s->up[pc] = CL(s_diff)(&tp, &top->tx);
@@ -423,27 +461,32 @@ static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx)
 static CL(sidx) CL(merge)(CL(sfl) *s, CL(sidx) top, CL(sidx) bottom)
 {
     const CL(set) *tt = &s->si[top].tx, *bt = &s->si[bottom].tx;
+    /* The items of the top with a child in the bottom are the top's part of what the bottom
+     * depends on: only those are visited (Core walks the whole top, in the same order, and
+     * counts its steps; the cost below counts them the same way). */
+    CL(set) from = CL(s_and)(tt, &s->up[bottom]), upto;
     CL(sidx) counts[CL_N];
-    unsigned num = 0, pick, steps = 0, t, c;
-    CL(iter) it = CL(s_iter)(tt);
+    unsigned num = 0, pick, t, c;
+    CL(iter) it = CL(s_iter)(&from);
     while (CL(s_next)(&it, &t)) {
         CL(set) x = CL(s_and)(&s->tx[t].children, bt);
-        /* Most items of the top have no child in the bottom: skip their count. */
-        unsigned k = CL(s_any)(&x) ? CL(s_count)(&x) : 0;
+        unsigned k = CL(s_count)(&x);
         counts[t] = (CL(sidx))k;
         num += k;
     }
     s->cost += 2 * (uint64_t)CL(s_count)(tt);
     pick = (unsigned)cl_rng_range(&s->rng, num);
-    it = CL(s_iter)(tt);
+    it = CL(s_iter)(&from);
     while (CL(s_next)(&it, &t)) {
-        steps++;
         if (pick < counts[t]) {
             CL(set) x = CL(s_and)(&s->tx[t].children, bt);
             CL(iter) cj = CL(s_iter)(&x);
             while (CL(s_next)(&cj, &c)) {
                 if (pick-- == 0) {
-                    s->cost += 3 * (uint64_t)steps + 5;
+                    /* Core's steps: the top's items up to and including t. */
+                    upto = CL(s_fill)(t + 1);
+                    upto = CL(s_and)(tt, &upto);
+                    s->cost += 3 * (uint64_t)CL(s_count)(&upto) + 5;
                     return CL(activate)(s, t, c);
                 }
             }
@@ -552,6 +595,7 @@ static void CL(init)(CL(sfl) *s, const cluster_graph *g, uint64_t seed)
     }
     s->chunks = CL(s_fill)(n);
     s->queued = CL(s_none)();
+    s->inner = CL(s_none)();
     s->qhead = s->qlen = s->mhead = s->mlen = 0;
     s->cost += 39 * (uint64_t)n + 48 * (uint64_t)n + 4 * (uint64_t)deps;
 }
@@ -653,28 +697,35 @@ static int CL(optimize_step)(CL(sfl) *s)
 {
     CL(sidx) c = CL(next_chunk)(s);
     const CL(setinfo) *ch;
-    unsigned cand_p = CL_NOTX, cand_c = 0, t, d;
+    unsigned cand_p = CL_NOTX, cand_c = 0, t, d, nq = 0, k;
+    uint32_t qual[CL_N]; /* the qualifying dependencies in walk order, as t * CL_N + d */
     uint64_t cand_tb = 0;
+    CL(set) with;
     CL(iter) it;
     if (c == CL_NONE)
         return 0;
-    /* A random active dependency of c whose top has a higher fee rate than c. */
+    /* A random active dependency of c whose top has a higher fee rate than c. Whether a
+     * dependency qualifies is close to a coin toss, so the walk appends each one to the list
+     * and counts it only when it does (no branch); the draws then go to the list in the
+     * walk's order, as Core draws them. */
     ch = &s->si[c];
-    it = CL(s_iter)(&ch->tx);
+    with = CL(s_and)(&ch->tx, &s->inner);
+    it = CL(s_iter)(&with);
     while (CL(s_next)(&it, &t)) {
         const CL(txdata) *x = &s->tx[t];
         CL(iter) dj = CL(s_iter)(&x->active_children);
         while (CL(s_next)(&dj, &d)) {
-            uint64_t tb;
-            if (!cl_gt(s->si[x->dep_top[d]].fr, ch->fr))
-                continue;
-            tb = cl_rng_64(&s->rng);
-            if (tb < cand_tb)
-                continue;
-            cand_p = t;
-            cand_c = d;
-            cand_tb = tb;
+            qual[nq] = (uint32_t)(t * CL_N + d);
+            nq += (unsigned)cl_gt(s->si[x->dep_top[d]].fr, ch->fr);
         }
+    }
+    for (k = 0; k < nq; k++) {
+        uint64_t tb = cl_rng_64(&s->rng);
+        if (tb < cand_tb)
+            continue;
+        cand_p = qual[k] / CL_N;
+        cand_c = qual[k] % CL_N;
+        cand_tb = tb;
     }
     s->cost += 8 * (uint64_t)CL(s_count)(&ch->tx) + 9;
     if (cand_p == CL_NOTX)
@@ -712,6 +763,7 @@ static int CL(minimize_step)(CL(sfl) *s)
     unsigned cand_p = 0, cand_c = 0, t, d, down, second, have_any = 0;
     uint64_t cand_tb = 0;
     CL(sidx) pc, cc;
+    CL(set) with;
     CL(iter) it;
     if (s->mlen == 0)
         return 0;
@@ -719,9 +771,10 @@ static int CL(minimize_step)(CL(sfl) *s)
     s->mhead = (s->mhead + 1) & s->qmask;
     s->mlen--;
     ch = &s->si[e.chunk];
+    with = CL(s_and)(&ch->tx, &s->inner);
     down = e.flags & 1;
     second = e.flags & 2;
-    it = CL(s_iter)(&ch->tx);
+    it = CL(s_iter)(&with);
     while (CL(s_next)(&it, &t)) {
         const CL(txdata) *x = &s->tx[t];
         CL(iter) dj = CL(s_iter)(&x->active_children);
@@ -963,15 +1016,21 @@ static int CL(linearize)(const cluster_graph *g, uint64_t max_cost, uint64_t see
 /* ---- PostLinearize ----------------------------------------------------------------------- */
 
 /* A group of consecutive items during a pass; only the last item's entry (the tail) holds
- * the group's fields. Entry 0 is a sentinel that starts the circular list of groups. */
+ * the group's fields. Entry 0 is a sentinel that starts the circular list of groups; item i
+ * is entry i + 1. The links are byte offsets of entries in the array, not indices: a swap
+ * follows prev_group from entry to entry, and an offset is an address with no multiply in
+ * between. */
 typedef struct {
-    uint32_t prev_tx;     /* the item before in its group (entry index), 0: none */
+    uint32_t prev_tx;     /* the item before in its group (an entry's offset), 0: none */
     uint32_t first_tx;    /* tail only: the group's first item */
     uint32_t prev_group;  /* tail only: the previous group's tail (the sentinel: the last's) */
     CL(set) group;        /* tail only: the group's items */
     CL(set) deps;         /* tail only: their ancestors (forward pass) / descendants */
     cluster_feefrac fr;   /* tail only: their fee and size, the fee negated in backward passes */
 } CL(pl_entry);
+
+#define CL_PL(o) ((CL(pl_entry) *)(void *)((unsigned char *)e + (o)))
+#define CL_PL_SZ ((uint32_t)sizeof(CL(pl_entry)))
 
 /* Two passes, backward then forward. Each takes the items one by one and appends each as a
  * new group; while the group before has a lower fee rate, the two merge when the new one
@@ -1000,43 +1059,44 @@ static int CL(postlinearize)(const cluster_graph *g, unsigned *lin)
              * groups would otherwise make the compiler reload them every step). */
             CL(set) group = CL(s_one)(idx), deps = rev ? *CL(desc)(g, idx) : *CL(anc)(g, idx);
             cluster_feefrac fr = g->fr[idx];
-            cur = idx + 1;
+            cur = (idx + 1) * CL_PL_SZ;
             first = cur;
             if (rev)
                 fr.fee = -fr.fee;
-            e[cur].prev_tx = 0;
+            CL_PL(cur)->prev_tx = 0;
             e[0].prev_group = cur;
-            while (cl_gt(fr, e[prev].fr)) {
-                if (CL(s_overlaps)(&deps, &e[prev].group)) {
-                    CL(s_or)(&group, &e[prev].group);
-                    CL(s_or)(&deps, &e[prev].deps);
-                    CL(fr_add)(&fr, e[prev].fr);
-                    e[first].prev_tx = prev;
-                    first = e[prev].first_tx;
-                    prev = e[prev].prev_group;
+            while (cl_gt(fr, CL_PL(prev)->fr)) {
+                CL(pl_entry) *pe = CL_PL(prev);
+                if (CL(s_overlaps)(&deps, &pe->group)) {
+                    CL(s_or)(&group, &pe->group);
+                    CL(s_or)(&deps, &pe->deps);
+                    CL(fr_add)(&fr, pe->fr);
+                    CL_PL(first)->prev_tx = prev;
+                    first = pe->first_tx;
+                    prev = pe->prev_group;
                 } else {
-                    uint32_t pp = e[prev].prev_group;
-                    e[next].prev_group = prev;
-                    e[prev].prev_group = cur;
+                    uint32_t pp = pe->prev_group;
+                    CL_PL(next)->prev_group = prev;
+                    pe->prev_group = cur;
                     next = prev;
                     prev = pp;
                 }
             }
-            e[cur].group = group;
-            e[cur].deps = deps;
-            e[cur].fr = fr;
-            e[cur].first_tx = first;
-            e[cur].prev_group = prev;
+            CL_PL(cur)->group = group;
+            CL_PL(cur)->deps = deps;
+            CL_PL(cur)->fr = fr;
+            CL_PL(cur)->first_tx = first;
+            CL_PL(cur)->prev_group = prev;
         }
         /* Write the groups back, last group first; each group's items from its tail. */
-        for (cur = e[0].prev_group; cur != 0; cur = e[cur].prev_group) {
+        for (cur = e[0].prev_group; cur != 0; cur = CL_PL(cur)->prev_group) {
             uint32_t t = cur;
             do {
                 if (rev)
-                    lin[done++] = t - 1;
+                    lin[done++] = t / CL_PL_SZ - 1;
                 else
-                    lin[n - ++done] = t - 1;
-                t = e[t].prev_tx;
+                    lin[n - ++done] = t / CL_PL_SZ - 1;
+                t = CL_PL(t)->prev_tx;
             } while (t != 0);
         }
     }
@@ -1046,6 +1106,8 @@ static int CL(postlinearize)(const cluster_graph *g, unsigned *lin)
     return 0;
 }
 
+#undef CL_PL
+#undef CL_PL_SZ
 #undef CL_N
 #undef CL_NONE
 #undef CL_NOTX

@@ -17,8 +17,9 @@
  * words are transposed back into blocks at the end. A few blocks in rows
  * (below): each block one chain of dependent steps, limited by their latency,
  * several chains side by side for the price of one. The 4- and 8-block
- * transposed code is faster from four blocks (SSE) or eight (AVX2, AVX-512)
- * on; fewer, and what a call leaves below that, go in rows, so that a call of
+ * transposed code is faster from four blocks (SSE) or eight (AVX2) on; fewer,
+ * and what a call leaves below that, go in rows (AVX-512 has its own 512-bit
+ * rows and tail, chacha20_avx512.c), so that a call of
  * one block (a FastRandom refill) takes about two thirds of the portable
  * code's time (doc/crypto.md, "ChaCha20"; the figures in
  * doc/measurements.md). Every function writes whole blocks (XORed with in
