@@ -19,7 +19,7 @@ for h in -help --help -h --h '-?' '--?'; do
     good "$h"
     for word in -filter= -list -asymptote= -min-time= -sanity-check -output-csv= \
                 -output-json= -help -compare -no-pin -priority-level= '[openssl]' \
-                "Core's 10 ms" 'default: 25' \
+                "Core's 10 ms" 'default: 15' \
                 NANOBENCH_ENDLESS NANOBENCH_SUPPRESS_WARNINGS quiet; do
         grep -F -q -- "$word" "$tmp/out" || fail "$h: help does not mention $word"
     done
@@ -619,14 +619,14 @@ assert abs(r["minEpochTime"] - 0.0001) < 1e-9, r["minEpochTime"]
 ' "$tmp/d/t.json" || fail "-min-time=1.1 did not give a 0.1 ms minimum epoch time"
 fi
 
-# The default -min-time is 25 ms (not Core's 10): 25/11 ms per epoch.
+# The default -min-time is 15 ms (not Core's 10): 15/11 ms per epoch.
 if command -v python3 >/dev/null 2>&1; then
     good -filter=SipHash_32b -output-json="$tmp/d/t.json"
     python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
-assert abs(r["minEpochTime"] - 0.025 / 11) < 1e-8, r["minEpochTime"]
-' "$tmp/d/t.json" || fail "the default -min-time is not 25 ms over 11 epochs"
+assert abs(r["minEpochTime"] - 0.015 / 11) < 1e-8, r["minEpochTime"]
+' "$tmp/d/t.json" || fail "the default -min-time is not 15 ms over 11 epochs"
 fi
 
 # -sanity-check: no table on stdout, but the files are written.

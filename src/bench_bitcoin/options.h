@@ -11,8 +11,8 @@
 #include <stdio.h>
 
 /* Not Core's 10 ms: chosen by measurement (doc/measurements.md, "bench_bitcoin"). */
-#define BENCH_DEFAULT_MIN_TIME_MS 25.0
-#define BENCH_DEFAULT_MIN_TIME_TEXT "25"
+#define BENCH_DEFAULT_MIN_TIME_MS 15.0
+#define BENCH_DEFAULT_MIN_TIME_TEXT "15"
 /* -against's own default, split between the two builds: doc/against.md's figures were
  * measured with it. */
 #define BENCH_AGAINST_DEFAULT_MIN_TIME_MS 50.0
