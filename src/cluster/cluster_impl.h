@@ -397,6 +397,22 @@ static CL(sidx) CL(activate)(CL(sfl) *s, unsigned parent, unsigned child)
     return cc;
 }
 
+/* For each active dependency of the items of `items` (those with an active child), takes
+ * `gone` out of its top set where that top holds item i (CL(si_minus_if)). */
+static inline void CL(tops_minus_if)(CL(sfl) *s, const CL(set) *items, const CL(setinfo) *gone,
+                                     unsigned i)
+{
+    CL(set) with = CL(s_and)(items, &s->inner);
+    CL(iter) it = CL(s_iter)(&with);
+    unsigned t, d;
+    while (CL(s_next)(&it, &t)) {
+        CL(txdata) *x = &s->tx[t];
+        CL(iter) dj = CL(s_iter)(&x->active_children);
+        while (CL(s_next)(&dj, &d))
+            CL(si_minus_if)(&s->si[x->dep_top[d]], gone, i);
+    }
+}
+
 /* Deactivates the active dependency parent -> child, splitting its chunk into the top (which
  * keeps the top's set index, *top_out) and the rest (the chunk's index, *bottom_out). */
 static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx) *top_out,
@@ -405,8 +421,8 @@ static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx)
     CL(txdata) *px = &s->tx[parent];
     CL(sidx) pc = px->dep_top[child], cc = px->chunk;
     CL(setinfo) *top = &s->si[pc], *bottom = &s->si[cc];
-    CL(set) tp = CL(s_none)(), tc = CL(s_none)(), bp = CL(s_none)(), bc = CL(s_none)(), with;
-    unsigned ntx, t, d;
+    CL(set) tp = CL(s_none)(), tc = CL(s_none)(), bp = CL(s_none)(), bc = CL(s_none)();
+    unsigned ntx, t;
     CL(iter) it;
     CL(s_del)(&px->active_children, child);
     if (!CL(s_any)(&px->active_children))
@@ -421,32 +437,14 @@ static void CL(deactivate)(CL(sfl) *s, unsigned parent, unsigned child, CL(sidx)
         CL(s_or)(&tp, &x->parents);
         CL(s_or)(&tc, &x->children);
     }
-    with = CL(s_and)(&top->tx, &s->inner);
-    it = CL(s_iter)(&with);
-    while (CL(s_next)(&it, &t)) {
-        CL(txdata) *x = &s->tx[t];
-        CL(iter) dj = CL(s_iter)(&x->active_children);
-        while (CL(s_next)(&dj, &d)) {
-            CL(setinfo) *dt = &s->si[x->dep_top[d]];
-            CL(si_minus_if)(dt, bottom, parent);
-        }
-    }
+    CL(tops_minus_if)(s, &top->tx, bottom, parent);
     it = CL(s_iter)(&bottom->tx);
     while (CL(s_next)(&it, &t)) {
         CL(txdata) *x = &s->tx[t];
         CL(s_or)(&bp, &x->parents);
         CL(s_or)(&bc, &x->children);
     }
-    with = CL(s_and)(&bottom->tx, &s->inner);
-    it = CL(s_iter)(&with);
-    while (CL(s_next)(&it, &t)) {
-        CL(txdata) *x = &s->tx[t];
-        CL(iter) dj = CL(s_iter)(&x->active_children);
-        while (CL(s_next)(&dj, &d)) {
-            CL(setinfo) *dt = &s->si[x->dep_top[d]];
-            CL(si_minus_if)(dt, top, child);
-        }
-    }
+    CL(tops_minus_if)(s, &bottom->tx, top, child);
     s->up[pc] = CL(s_diff)(&tp, &top->tx);
     s->down[pc] = CL(s_diff)(&tc, &top->tx);
     s->up[cc] = CL(s_diff)(&bp, &bottom->tx);
