@@ -78,10 +78,16 @@ BENCH_BITCOIN_AGAINST_PLANT=SHA256_32b:100 run -against="$tmp/clean" "$FAST" -mi
 [ $rc -eq 1 ] || fail "-equivalence=50 with a planted 2x: exit $rc, not 1: $(cat "$tmp/err")"
 grep -q 'within ±50% *| `SipHash_32b`' "$tmp/out" || fail "no 'within ±50%' row: $(cat "$tmp/out")"
 grep -q '1 slower, 1 within ±50%, 0 without' "$tmp/out" || fail "summary: $(tail -1 "$tmp/out")"
-run -against="$prog" -filter=SipHash_32b -min-time=1 -equivalence=0.001 \
-    -output-json="$tmp/cap.json"
+# Identical code is called faster or slower in at most 5% of comparisons by design (a busy
+# host's burst can make one such false call): up to three tries, so that a failure here
+# means the cap or the verdict is wrong, not one unlucky comparison.
+for try in 1 2 3; do
+    run -against="$prog" -filter=SipHash_32b -min-time=1 -equivalence=0.001 \
+        -output-json="$tmp/cap.json"
+    [ $rc -eq 0 ] && grep -q '| = *| `SipHash_32b`' "$tmp/out" && break
+done
 [ $rc -eq 0 ] && grep -q '| = *| `SipHash_32b`' "$tmp/out" \
-    || fail "-equivalence=0.001: exit $rc, not '=': $(cat "$tmp/out" "$tmp/err")"
+    || fail "-equivalence=0.001: exit $rc, not '=' in $try tries: $(cat "$tmp/out" "$tmp/err")"
 if command -v python3 >/dev/null 2>&1; then
     python3 - "$tmp/seq.json" "$tmp/cap.json" "$prog" "$tmp/clean" <<'EOF' \
         || fail "-against -output-json (see above)"
