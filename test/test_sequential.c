@@ -11,8 +11,18 @@ static void test_schedule(void)
     size_t r[BENCH_SEQ_MAX_LOOKS], n;
     n = bench_seq_schedule(1024, r);
     CHECKF(n == 7 && r[0] == 16 && r[1] == 32 && r[6] == 1024, "1024: %zu looks", n);
+    /* the last look at what is affordable, in whole firsts: a look of its own ... */
     n = bench_seq_schedule(1023, r);
-    CHECKF(n == 6 && r[5] == 512, "1023: %zu looks, last %zu", n, r[n - 1]);
+    CHECKF(n == 7 && r[5] == 512 && r[6] == 1008, "1023: %zu looks, last %zu", n, r[n - 1]);
+    /* ... or in place of the last doubling when less than half a look more */
+    n = bench_seq_schedule(161, r);
+    CHECKF(n == 4 && r[2] == 64 && r[3] == 160, "161: %zu looks, last %zu", n, r[n - 1]);
+    n = bench_seq_schedule(200, r);
+    CHECKF(n == 5 && r[3] == 128 && r[4] == 192, "200: %zu looks, last %zu", n, r[n - 1]);
+    n = bench_seq_schedule(47, r);
+    CHECKF(n == 2 && r[0] == 16 && r[1] == 32, "47: %zu looks, last %zu", n, r[n - 1]);
+    n = bench_seq_schedule(20, r);
+    CHECKF(n == 1 && r[0] == 16, "20: %zu looks, last %zu", n, r[n - 1]);
     n = bench_seq_schedule(100000, r);
     CHECKF(n == BENCH_SEQ_MAX_LOOKS && r[n - 1] == 1024, "no cap: %zu looks", n);
     /* a row that affords less than the first look still has it */

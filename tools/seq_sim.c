@@ -38,7 +38,7 @@ static size_t nblocks;
  * reduction, and the factor between looks (the product's, sequential.h, by default). */
 static double trim = -1;
 static size_t growth = BENCH_SEQ_GROWTH;
-static double last_share = 0.5;   /* SEQ_SIM_LAST */
+static double last_share = BENCH_SEQ_LAST_SHARE;   /* SEQ_SIM_LAST */
 
 static uint64_t rng_state;
 

@@ -52,10 +52,6 @@
  * to the mean's efficiency on the rest; tools/seq_sim on recorded rounds gives it the most
  * power at a 1% difference of the trims 0, 0.1, 0.25 and 0.5 (doc/measurements.md). */
 #define PAIR_TRIM 0.25
-/* The share of a row's error rate its last look spends (the looks before it share the rest):
- * most of it, so that a row that runs to its last look is judged nearly as a fixed-length
- * comparison of that many rounds would be (doc/measurements.md has the trade). */
-#define LAST_SHARE 0.5
 #define CONFIDENCE 0.95
 
 /* ---- the parent: one benchmark ---- */
@@ -349,7 +345,8 @@ static int measure(bench_peer *self, bench_peer *other, plan *pl, const look_pla
     for (k = 0; k < n; k++) {
         if (run_rounds(self, other, pl, looks[k]) != 0)
             return -1;
-        interval(pl, bench_seq_look_confidence(CONFIDENCE, lp->rows, n, k, LAST_SHARE), r);
+        interval(pl, bench_seq_look_confidence(CONFIDENCE, lp->rows, n, k,
+                                                       BENCH_SEQ_LAST_SHARE), r);
         *v = bench_seq_decide(r, lp->equivalence);
         if (*v != BENCH_SEQ_UNDECIDED && bench_seq_gate_decided(r, lp->max_regression)
             && !lp->exhaust)

@@ -18,6 +18,11 @@
 #define BENCH_SEQ_GROWTH 2
 /* The most looks a row can have (16 to 1024 rounds at growth 2). */
 #define BENCH_SEQ_MAX_LOOKS 7
+/* The share of a row's error rate its last look spends (the looks before it share the rest):
+ * most of it, so that a row that runs to its last look is judged nearly as a fixed-length
+ * comparison of that many rounds would be, while the early looks still decide a difference
+ * of a few percent (tools/seq_sim on recorded rounds; doc/measurements.md has the trade). */
+#define BENCH_SEQ_LAST_SHARE 0.7
 
 /* What a look says of a row. */
 typedef enum {
@@ -28,9 +33,11 @@ typedef enum {
 } bench_seq_verdict;
 
 /* The looks' round counts for a row that can afford at most max_rounds rounds: the first
- * BENCH_SEQ_FIRST_ROUNDS, each next BENCH_SEQ_GROWTH times the last, up to
- * BENCH_SEQ_MAX_LOOKS, none above max_rounds (but always the first). Writes them to
- * rounds[0 .. n) (room for BENCH_SEQ_MAX_LOOKS) and returns n >= 1; 0 when rounds is NULL. */
+ * BENCH_SEQ_FIRST_ROUNDS, each next BENCH_SEQ_GROWTH times the last, none above max_rounds
+ * (but always the first), and the last at max_rounds rounded down to a multiple of
+ * BENCH_SEQ_FIRST_ROUNDS: in place of the last doubling when that is less than 1.5 times
+ * it, else after it; at most BENCH_SEQ_MAX_LOOKS. Writes them to rounds[0 .. n) (room for
+ * BENCH_SEQ_MAX_LOOKS) and returns n >= 1; 0 when rounds is NULL. */
 size_t bench_seq_schedule(size_t max_rounds, size_t *rounds);
 
 /* The confidence of look k's interval (0 <= k < looks) so that the intervals of all looks of
