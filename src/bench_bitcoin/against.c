@@ -346,7 +346,7 @@ static int measure(bench_peer *self, bench_peer *other, plan *pl, const look_pla
         if (run_rounds(self, other, pl, looks[k]) != 0)
             return -1;
         interval(pl, bench_seq_look_confidence(CONFIDENCE, lp->rows, n, k,
-                                                       BENCH_SEQ_LAST_SHARE), r);
+                                               BENCH_SEQ_LAST_SHARE), r);
         *v = bench_seq_decide(r, lp->equivalence);
         if (*v != BENCH_SEQ_UNDECIDED && bench_seq_gate_decided(r, lp->max_regression)
             && !lp->exhaust)
