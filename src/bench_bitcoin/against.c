@@ -15,6 +15,7 @@
 #include "bench_bitcoin/verdict.h"
 #include "crypto/sha256.h"
 #include "util/alloc.h"
+#include "util/timing.h"
 
 #include <errno.h>
 #include <math.h>
@@ -56,19 +57,13 @@
 
 /* ---- the parent: one benchmark ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(const double *v, size_t n)
 {
     double s[MAX_ROUNDS];
     if (n == 0)
         return NAN;
     memcpy(s, v, n * sizeof *v);
-    qsort(s, n, sizeof *s, cmp_double);
+    bb_sort_doubles(s, n);
     return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
@@ -380,13 +375,6 @@ static int tell_all(bench_peer *self, bench_peer *other, against_kind k, const c
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* BENCH_BITCOIN_AGAINST_DUMP: appends the row's rounds to the file, one a line: name, round,
  * pair, this build's and the other's ns per unit (for test/seq_sim.c). 0, or -1 after one
  * error line. */
@@ -435,7 +423,7 @@ static int compare_one(bench_peer *self, bench_peer *other, const against_option
     against_msg ms, mo;
     nb_ratio r;
     bench_seq_verdict v = BENCH_SEQ_UNDECIDED;
-    double t0 = now_s();
+    double t0 = bb_clock_ns(CLOCK_MONOTONIC);
     int rc = -1;
 
     *skipped = 0;
@@ -469,7 +457,7 @@ static int compare_one(bench_peer *self, bench_peer *other, const against_option
     if (*skipped || rc != 0)
         goto done;
     fill_row(w, pl, unit, &r, v, lp, o->max_regression);
-    w->seconds = now_s() - t0;
+    w->seconds = (bb_clock_ns(CLOCK_MONOTONIC) - t0) * 1e-9;
     bench_verdict_print(w);
     if (lp->json && bench_against_json_add(lp->json, w, pl->self_batch, pl->n, pl->self_ns)
         != 0) {

@@ -4,6 +4,7 @@
 #endif
 
 #include "bench_bitcoin/clustered.h"
+#include "util/timing.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -62,12 +63,6 @@ double bench_clustered_t_quantile(double p, unsigned df)
     return 0.5 * (lo + hi);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void set_nan(nb_ratio *out)
 {
     if (out) {
@@ -82,7 +77,7 @@ static double trimmed_mean(double *d, size_t k, double trim)
 {
     size_t g = (size_t)(trim * (double)k), i;
     double sum = 0;
-    qsort(d, k, sizeof *d, cmp_double);
+    bb_sort_doubles(d, k);
     if (2 * g >= k)
         return k % 2 ? d[k / 2] : 0.5 * (d[k / 2 - 1] + d[k / 2]);
     for (i = g; i < k - g; i++)

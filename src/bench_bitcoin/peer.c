@@ -6,6 +6,7 @@
 
 #include "bench_bitcoin/peer.h"
 #include "bench_bitcoin/diag.h"
+#include "util/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,9 +33,7 @@ void bench_peer_init(bench_peer *p, const char *path, double timeout_ms)
 
 static double now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+    return bb_clock_ns(CLOCK_MONOTONIC) * 1e-6;
 }
 
 static void close_fd(int *fd)

@@ -9,6 +9,7 @@
 #include "bench_bitcoin/against.h"
 #include "bench_bitcoin/against_proto.h"
 #include "crypto/sha256.h"
+#include "util/timing.h"
 
 #include <math.h>
 #include <signal.h>
@@ -60,13 +61,6 @@ static uint64_t with_plant(serve *s, uint64_t n)
     return n + (uint64_t)floor((double)n * s->plant + nb_rng_uniform01(&s->rng));
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* ns, an epoch's time, plus a busy wait of s->plant times it when the epoch is planted as a
  * wait: the time the wait took, as measured, is added. */
 static uint64_t planted_time(const serve *s, uint64_t ns)
@@ -74,11 +68,11 @@ static uint64_t planted_time(const serve *s, uint64_t ns)
     double start, until;
     if (!s->waiting)
         return ns;
-    start = now_ns();
+    start = bb_clock_ns(CLOCK_MONOTONIC);
     until = start + (double)ns * s->plant;
-    while (now_ns() < until)
+    while (bb_clock_ns(CLOCK_MONOTONIC) < until)
         ;
-    return ns + (uint64_t)(now_ns() - start);
+    return ns + (uint64_t)(bb_clock_ns(CLOCK_MONOTONIC) - start);
 }
 
 static void say(const against_msg *m)

@@ -1,7 +1,7 @@
-/* Clock reads and sorting for the side-by-side comparison programs
- * (prevector_speed, mempool_timing, crypto_speed), which take medians of
- * rounds themselves. Header-only; not the harness (src/bench), which has its
- * own clock. Needs POSIX clock_gettime (the build defines _DEFAULT_SOURCE). */
+/* Clock reads and sorting for the programs that take medians of rounds
+ * themselves: the side-by-side comparison programs (prevector_speed,
+ * mempool_timing, crypto_speed) and bench_bitcoin's -against. Header-only;
+ * not the harness (src/bench), which has its own clock. Needs POSIX clock_gettime (the build defines _DEFAULT_SOURCE). */
 #ifndef UTIL_TIMING_H
 #define UTIL_TIMING_H
 
