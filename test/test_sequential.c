@@ -9,26 +9,36 @@
 static void test_schedule(void)
 {
     size_t r[BENCH_SEQ_MAX_LOOKS], n;
-    n = bench_seq_schedule(1024, r);
+    n = bench_seq_schedule(1024, BENCH_SEQ_GROWTH, r);
     CHECKF(n == 7 && r[0] == 16 && r[1] == 32 && r[6] == 1024, "1024: %zu looks", n);
     /* the last look at what is affordable, in whole firsts: a look of its own ... */
-    n = bench_seq_schedule(1023, r);
+    n = bench_seq_schedule(1023, BENCH_SEQ_GROWTH, r);
     CHECKF(n == 7 && r[5] == 512 && r[6] == 1008, "1023: %zu looks, last %zu", n, r[n - 1]);
     /* ... or in place of the last doubling when less than half a look more */
-    n = bench_seq_schedule(161, r);
+    n = bench_seq_schedule(161, BENCH_SEQ_GROWTH, r);
     CHECKF(n == 4 && r[2] == 64 && r[3] == 160, "161: %zu looks, last %zu", n, r[n - 1]);
-    n = bench_seq_schedule(200, r);
+    n = bench_seq_schedule(200, BENCH_SEQ_GROWTH, r);
     CHECKF(n == 5 && r[3] == 128 && r[4] == 192, "200: %zu looks, last %zu", n, r[n - 1]);
-    n = bench_seq_schedule(47, r);
+    n = bench_seq_schedule(47, BENCH_SEQ_GROWTH, r);
     CHECKF(n == 2 && r[0] == 16 && r[1] == 32, "47: %zu looks, last %zu", n, r[n - 1]);
-    n = bench_seq_schedule(20, r);
+    n = bench_seq_schedule(20, BENCH_SEQ_GROWTH, r);
     CHECKF(n == 1 && r[0] == 16, "20: %zu looks, last %zu", n, r[n - 1]);
-    n = bench_seq_schedule(100000, r);
+    n = bench_seq_schedule(100000, BENCH_SEQ_GROWTH, r);
     CHECKF(n == BENCH_SEQ_MAX_LOOKS && r[n - 1] == 1024, "no cap: %zu looks", n);
     /* a row that affords less than the first look still has it */
-    n = bench_seq_schedule(3, r);
+    n = bench_seq_schedule(3, BENCH_SEQ_GROWTH, r);
     CHECK(n == 1 && r[0] == BENCH_SEQ_FIRST_ROUNDS);
-    CHECK(bench_seq_schedule(64, NULL) == 0);
+    CHECK(bench_seq_schedule(64, BENCH_SEQ_GROWTH, NULL) == 0);
+    /* another growth (tools/seq_sim's comparisons): the same rule, at (1 + 4) / 2 */
+    n = bench_seq_schedule(1024, 4, r);
+    CHECKF(n == 4 && r[1] == 64 && r[3] == 1024, "x4 1024: %zu looks", n);
+    n = bench_seq_schedule(600, 4, r);
+    CHECKF(n == 3 && r[1] == 64 && r[2] == 592, "x4 600: %zu looks, last %zu", n, r[n - 1]);
+    n = bench_seq_schedule(100, 4, r);
+    CHECKF(n == 2 && r[0] == 16 && r[1] == 96, "x4 100: %zu looks, last %zu", n, r[n - 1]);
+    CHECK(bench_seq_schedule(64, 1, r) == 0);
+    n = bench_seq_schedule(100, (size_t)-1, r);   /* no overflow to a small next look */
+    CHECKF(n == 1 && r[0] == 96, "huge growth: %zu looks, last %zu", n, r[n - 1]);
 }
 
 static void test_confidence(void)

@@ -90,19 +90,6 @@ static int load(const char *path, const char *row)
     return 0;
 }
 
-/* The looks up to max_rounds at growth (bench_seq_schedule's at the product's). */
-static size_t schedule(size_t max_rounds, size_t *rounds)
-{
-    size_t n = 0, r = BENCH_SEQ_FIRST_ROUNDS;
-    if (growth == BENCH_SEQ_GROWTH)
-        return bench_seq_schedule(max_rounds, rounds);
-    do {
-        rounds[n++] = r;
-        r *= growth;
-    } while (n < BENCH_SEQ_MAX_LOOKS && r <= max_rounds);
-    return n;
-}
-
 /* Per verdict, how many comparisons stopped at each look. */
 static size_t at_look[4][BENCH_SEQ_MAX_LOOKS];
 
@@ -122,7 +109,7 @@ static bench_seq_verdict simulate(double shift, double equivalence, size_t *roun
         if (pick[k]->n < avail)
             avail = pick[k]->n;
     }
-    nlooks = schedule(avail * PAIRS, looks);
+    nlooks = bench_seq_schedule(avail * PAIRS, growth, looks);
     for (r = 0; r < avail * PAIRS; r++) {
         pair[r] = r % PAIRS;
         self[r] = 1;

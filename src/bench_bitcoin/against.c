@@ -332,7 +332,7 @@ static int measure(bench_peer *self, bench_peer *other, plan *pl, const look_pla
     size_t looks[BENCH_SEQ_MAX_LOOKS], n, k, j;
     double ignored;
     n = bench_seq_schedule(lp->exhaust ? pl->max_rounds : affordable(pl, lp->allowance_ns),
-                           looks);
+                           BENCH_SEQ_GROWTH, looks);
     for (j = 1; j < AGAINST_PAIRS; j++)
         if (epoch(&self[j], pl, pl->n, &ignored) != 0
             || epoch(&other[j], pl, pl->n, &ignored) != 0)

@@ -6,22 +6,24 @@
 #include "bench_bitcoin/sequential.h"
 
 #include <math.h>
+#include <stdint.h>
 
-size_t bench_seq_schedule(size_t max_rounds, size_t *rounds)
+size_t bench_seq_schedule(size_t max_rounds, size_t growth, size_t *rounds)
 {
     size_t n = 0, r = BENCH_SEQ_FIRST_ROUNDS, m;
-    if (!rounds)
+    if (!rounds || growth < 2)
         return 0;
     do {
         rounds[n++] = r;
-        r *= BENCH_SEQ_GROWTH;
+        r = r > SIZE_MAX / growth ? SIZE_MAX : r * growth;
     } while (n < BENCH_SEQ_MAX_LOOKS && r <= max_rounds);
     /* the last look at the most rounds affordable, whole firsts of them (each pair of
      * processes as often with either build first), so that none goes unused: in place of
-     * the last doubling when that is less than half a look more, else a look of its own */
+     * the last look before it when that is less than half a step more, else a look of its
+     * own */
     m = max_rounds - max_rounds % BENCH_SEQ_FIRST_ROUNDS;
     if (m > rounds[n - 1] && r > m) {
-        if (2 * m < 3 * rounds[n - 1])
+        if (2.0 * (double)m < ((double)growth + 1) * (double)rounds[n - 1])
             rounds[n - 1] = m;
         else if (n < BENCH_SEQ_MAX_LOOKS)
             rounds[n++] = m;

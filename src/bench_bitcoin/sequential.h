@@ -33,12 +33,13 @@ typedef enum {
 } bench_seq_verdict;
 
 /* The looks' round counts for a row that can afford at most max_rounds rounds: the first
- * BENCH_SEQ_FIRST_ROUNDS, each next BENCH_SEQ_GROWTH times the last, none above max_rounds
- * (but always the first), and the last at max_rounds rounded down to a multiple of
- * BENCH_SEQ_FIRST_ROUNDS: in place of the last doubling when that is less than 1.5 times
- * it, else after it; at most BENCH_SEQ_MAX_LOOKS. Writes them to rounds[0 .. n) (room for
- * BENCH_SEQ_MAX_LOOKS) and returns n >= 1; 0 when rounds is NULL. */
-size_t bench_seq_schedule(size_t max_rounds, size_t *rounds);
+ * BENCH_SEQ_FIRST_ROUNDS, each next growth times the last (-against's is BENCH_SEQ_GROWTH;
+ * tools/seq_sim compares others), none above max_rounds (but always the first), and the
+ * last at max_rounds rounded down to a multiple of BENCH_SEQ_FIRST_ROUNDS: in place of the
+ * last look before it when that is less than (1 + growth) / 2 times it (1.5 at growth 2),
+ * else after it; at most BENCH_SEQ_MAX_LOOKS. Writes them to rounds[0 .. n) (room for
+ * BENCH_SEQ_MAX_LOOKS) and returns n >= 1; 0 when rounds is NULL or growth < 2. */
+size_t bench_seq_schedule(size_t max_rounds, size_t growth, size_t *rounds);
 
 /* The confidence of look k's interval (0 <= k < looks) so that the intervals of all looks of
  * all rows hold together at confidence (the union bound): each row has (1 - confidence) /
